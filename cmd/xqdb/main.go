@@ -1,0 +1,81 @@
+// Command xqdb is a game-record database and position search tool for
+// Xiangqi and chess. Each subcommand lives in its own file.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+)
+
+// Exit codes (DESIGN.md "CLI contract").
+const (
+	exitOK      = 0
+	exitFailure = 1
+	exitUsage   = 2
+)
+
+func main() {
+	os.Exit(run(os.Args, os.Stdout, os.Stderr))
+}
+
+// run executes the CLI and maps its error to an exit code; tests call it
+// with captured writers.
+func run(args []string, stdout, stderr io.Writer) int {
+	app := newApp(stdout, stderr)
+	err := app.Run(args)
+	if err == nil {
+		return exitOK
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(stderr, "xqdb: %v\n", err)
+		return exitUsage
+	}
+	var ec cli.ExitCoder
+	if errors.As(err, &ec) {
+		if msg := err.Error(); msg != "" {
+			fmt.Fprintf(stderr, "xqdb: %s\n", msg)
+		}
+		return ec.ExitCode()
+	}
+	fmt.Fprintf(stderr, "xqdb: %v\n", err)
+	return exitFailure
+}
+
+// usageError marks an error in how xqdb was called (exit code 2).
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+func newApp(stdout, stderr io.Writer) *cli.App {
+	return &cli.App{
+		Name:      "xqdb",
+		Usage:     "game database and position search for Xiangqi and chess",
+		Writer:    stdout,
+		ErrWriter: stderr,
+		// Bad flags and unknown commands are usage errors: exit 2.
+		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
+			return usageError{err}
+		},
+		CommandNotFound: func(c *cli.Context, name string) {
+			fmt.Fprintf(c.App.ErrWriter, "xqdb: no command %q; see xqdb --help\n", name)
+			cli.OsExiter(exitUsage)
+		},
+		HideHelpCommand: false,
+		Commands:        commands(),
+	}
+}
+
+// commands lists the subcommands in the order --help shows them.
+func commands() []*cli.Command {
+	return []*cli.Command{}
+}

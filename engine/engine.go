@@ -1,0 +1,158 @@
+// Package engine holds what the two games share: the Position and Move
+// contract that replay, index and query program against, game names, sides,
+// notations and the sentinel errors of move parsing.
+//
+// Each game lives in its own package (engine/xiangqi, engine/chess) with a
+// concrete, allocation-free position type; the interface here is the thin
+// seam the rest of xqdb uses. Hot loops (perft, replay of one game) run on
+// the concrete type behind it.
+//
+//	file         what
+//	engine.go    Game, Color, Move, Status, Position, errors
+//	notation.go  Notation names and parsing
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Game names one of the games xqdb knows.
+type Game uint8
+
+const (
+	// UnknownGame is the zero Game: not yet detected.
+	UnknownGame Game = iota
+	// Xiangqi is Chinese chess (cờ tướng).
+	Xiangqi
+	// Chess is Western chess (cờ vua).
+	Chess
+)
+
+// String returns the lower-case name used on the command line and in JSON.
+func (g Game) String() string {
+	switch g {
+	case Xiangqi:
+		return "xiangqi"
+	case Chess:
+		return "chess"
+	}
+	return "unknown"
+}
+
+// ParseGame reads a game name as users and PGN Game/Variant tags write it.
+func ParseGame(s string) (Game, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "xiangqi", "xq", "chinese chess", "chinesechess", "cchess", "co tuong", "cờ tướng", "象棋", "中国象棋":
+		return Xiangqi, nil
+	case "chess", "standard", "western chess", "cờ vua", "co vua":
+		return Chess, nil
+	}
+	return UnknownGame, fmt.Errorf("engine: unknown game %q (want xiangqi or chess)", s)
+}
+
+// Color is a side. The first player (Red in Xiangqi, White in chess) is 0.
+type Color uint8
+
+const (
+	// First is Red in Xiangqi and White in chess: the side that moves first
+	// from the standard start (RULES X1).
+	First Color = 0
+	// Second is Black in both games.
+	Second Color = 1
+)
+
+// Other returns the opponent.
+func (c Color) Other() Color { return c ^ 1 }
+
+// Name returns "red"/"black" for Xiangqi and "white"/"black" for chess.
+func (c Color) Name(g Game) string {
+	if c == Second {
+		return "black"
+	}
+	if g == Xiangqi {
+		return "red"
+	}
+	return "white"
+}
+
+// Move is a packed move whose bit layout belongs to the game's package.
+// The zero Move is never a legal move.
+type Move uint16
+
+// NoMove is the zero Move.
+const NoMove Move = 0
+
+// Status is what the position alone says about the game (RULES X12, C4).
+// Rulings that need the game's history (repetition, move limits) are made
+// by replay, not here.
+type Status uint8
+
+const (
+	// Ongoing means the side to move has a legal move.
+	Ongoing Status = iota
+	// Checkmate means the side to move is in check with no legal move.
+	Checkmate
+	// Stalemate means the side to move has no legal move and is not in
+	// check: a loss in Xiangqi (RULES X12), a draw in chess (RULES C4).
+	Stalemate
+)
+
+// String returns the JSON name of the status.
+func (s Status) String() string {
+	switch s {
+	case Checkmate:
+		return "checkmate"
+	case Stalemate:
+		return "stalemate"
+	}
+	return "ongoing"
+}
+
+// Sentinel errors of FEN and move parsing. Callers test them with errors.Is;
+// the wrapping error says which token and why.
+var (
+	// ErrBadFEN is returned when a FEN cannot be read or describes a
+	// position that cannot arise.
+	ErrBadFEN = errors.New("bad FEN")
+	// ErrBadMove is returned when a move token is not a move in the
+	// notation at all.
+	ErrBadMove = errors.New("unreadable move")
+	// ErrIllegalMove is returned when a move token reads well but names no
+	// legal move in the position.
+	ErrIllegalMove = errors.New("illegal move")
+	// ErrAmbiguousMove is returned when a move token fits more than one
+	// legal move.
+	ErrAmbiguousMove = errors.New("ambiguous move")
+)
+
+// Position is one game's board with its history of made moves.
+// Implementations are not safe for concurrent use; Clone for another
+// goroutine.
+type Position interface {
+	Game() Game
+	// FEN returns the position in the game's FEN dialect.
+	FEN() string
+	// Key is the 64-bit Zobrist key (Polyglot's for chess).
+	Key() uint64
+	SideToMove() Color
+	InCheck() bool
+	// AppendLegalMoves appends every legal move to dst and returns it.
+	AppendLegalMoves(dst []Move) []Move
+	// IsLegal reports whether m is a legal move here.
+	IsLegal(m Move) bool
+	// Make plays a legal move; Unmake takes back the last one made.
+	Make(m Move)
+	Unmake()
+	// Status says whether the side to move is mated or stalemated.
+	Status() Status
+	// ParseMove reads one move token written in notation n (Auto detects).
+	ParseMove(token string, n Notation) (Move, error)
+	// FormatMove writes a legal move in notation n.
+	FormatMove(m Move, n Notation) string
+	// Perft counts the leaf nodes of the legal move tree of the given depth.
+	Perft(depth int) uint64
+	// Clone returns an independent copy, history included.
+	Clone() Position
+}
