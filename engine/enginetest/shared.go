@@ -50,3 +50,17 @@ func sharedRoot() string {
 	}
 	return filepath.Join(RepoRoot(), "..", "shared", "data")
 }
+
+// Long reports whether the long test suite was asked for (XQDB_LONG=1):
+// deep perft rows and full sweeps over big archives that would make the
+// normal run too slow for CI.
+func Long() bool { return os.Getenv("XQDB_LONG") != "" }
+
+// PerftBudget is the largest node count a single perft row may have in the
+// normal test run; larger rows run only under Long.
+func PerftBudget() uint64 {
+	if Long() {
+		return 1 << 62
+	}
+	return 10_000_000
+}
