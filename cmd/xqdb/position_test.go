@@ -1,0 +1,48 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestPositionJSON(t *testing.T) {
+	code, out, errOut := runCLI(t, "position", "--moves", "h2e2 h9g7", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res positionResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("bad JSON: %v", err)
+	}
+	if res.FEN != "rnbakab1r/9/1c4nc1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR w - - 2 2" ||
+		res.Side != "red" || res.Status != "ongoing" || res.InCheck || len(res.Key) != 16 {
+		t.Fatalf("got %+v", res)
+	}
+	for _, m := range res.LegalMoves {
+		for _, f := range []string{"iccs", "wxf", "chinese", "vietnamese"} {
+			if m[f] == "" {
+				t.Fatalf("legal move %v lacks %s", m, f)
+			}
+		}
+	}
+}
+
+func TestPositionBadMoveNamesToken(t *testing.T) {
+	code, _, errOut := runCLI(t, "position", "--moves", "h2e2 h9g9")
+	if code != exitFailure || !strings.Contains(errOut, `"h9g9"`) || !strings.Contains(errOut, "own piece") {
+		t.Fatalf("exit %d, stderr %q; want exit 1 naming h9g9 and why", code, errOut)
+	}
+}
+
+func TestPositionCheckmate(t *testing.T) {
+	code, out, _ := runCLI(t, "position", "--fen", "4k4/9/9/9/9/9/9/9/4Ar3/2r1K4 w - - 0 1", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d", code)
+	}
+	var res positionResult
+	_ = json.Unmarshal([]byte(out), &res)
+	if res.Status != "checkmate" || !res.InCheck || len(res.LegalMoves) != 0 {
+		t.Fatalf("got %+v, want checkmate", res)
+	}
+}
