@@ -115,26 +115,40 @@ func (p *Position) AppendLegalMoves(dst []engine.Move) []engine.Move {
 		return dst[:n]
 	}
 	b := &p.board
+	kf, kr := ksq&15, ksq>>4
+	// Moves arrive grouped by piece, so what the from-square means for
+	// the general is worked out once per piece.
+	var lastFrom uint8
+	var dFrom int8
+	leg := -1
+	fromRisky := false
 	for i := start; i < len(dst); i++ {
 		m := dst[i]
 		from, to := MoveFrom(m), MoveTo(m)
+		if from != lastFrom {
+			lastFrom = from
+			dFrom, leg = lineStep(ksq, from), legIndex(ksq, from)
+			fromRisky = dFrom != 0 || leg >= 0
+		}
+		if !fromRisky && to&15 != kf && to>>4 != kr {
+			dst[n] = m
+			n++
+			continue
+		}
 		if from == ksq {
 			if !p.safeAfter(from, to, ksq, them) {
 				continue
 			}
 		} else {
-			dFrom, dTo := lineStep(ksq, from), lineStep(ksq, to)
-			leg := legIndex(ksq, from)
-			if dFrom|dTo != 0 || leg >= 0 {
-				pc, captured := b[from], b[to]
-				b[to], b[from] = pc, empty
-				exposed := dFrom != 0 && p.rayAttacked(ksq, dFrom, enemy) ||
-					dTo != 0 && dTo != dFrom && p.rayAttacked(ksq, dTo, enemy) ||
-					leg >= 0 && p.horseThrough(ksq, leg, enemy)
-				b[from], b[to] = pc, captured
-				if exposed {
-					continue
-				}
+			dTo := lineStep(ksq, to)
+			pc, captured := b[from], b[to]
+			b[to], b[from] = pc, empty
+			exposed := dFrom != 0 && p.rayAttacked(ksq, dFrom, enemy) ||
+				dTo != 0 && dTo != dFrom && p.rayAttacked(ksq, dTo, enemy) ||
+				leg >= 0 && p.horseThrough(ksq, leg, enemy)
+			b[from], b[to] = pc, captured
+			if exposed {
+				continue
 			}
 		}
 		dst[n] = m
