@@ -84,30 +84,122 @@ type Move uint16
 // NoMove is the zero Move.
 const NoMove Move = 0
 
-// Status is what the position alone says about the game (RULES X12, C4).
-// Rulings that need the game's history (repetition, move limits) are made
-// by replay, not here.
+// Status says how a game stands: ongoing, ended in the position (mate,
+// stalemate: RULES X12, C4), or decided by a ruling over the game's history
+// (repetition, perpetual check or chase, move limits, dead material:
+// RULES X13–X16, C5).
 type Status uint8
 
 const (
-	// Ongoing means the side to move has a legal move.
+	// Ongoing means nothing has ended or been ruled.
 	Ongoing Status = iota
 	// Checkmate means the side to move is in check with no legal move.
 	Checkmate
 	// Stalemate means the side to move has no legal move and is not in
 	// check: a loss in Xiangqi (RULES X12), a draw in chess (RULES C4).
 	Stalemate
+	// PerpetualCheck: one side checked on every move of a repetition
+	// cycle and loses (RULES X13).
+	PerpetualCheck
+	// PerpetualChase: one side chased one piece on every move of a
+	// repetition cycle and loses (RULES X13).
+	PerpetualChase
+	// MutualPerpetualCheck: both sides checked throughout; a draw (X13).
+	MutualPerpetualCheck
+	// Repetition: a repeated position with no violator, a draw (X14); in
+	// chess the threefold repetition a player may claim (C5).
+	Repetition
+	// MoveLimit: too many moves without a capture, a draw (X15).
+	MoveLimit
+	// InsufficientMaterial: neither side can ever mate, a draw (X16, C5).
+	InsufficientMaterial
+	// FiftyMoves: fifty moves by each side without a capture or pawn
+	// move, a draw a player may claim (C5).
+	FiftyMoves
+	// SeventyFiveMoves: the automatic 75-move draw (C5).
+	SeventyFiveMoves
+	// Fivefold: the automatic fivefold repetition draw (C5).
+	Fivefold
 )
 
-// String returns the JSON name of the status.
+var statusNames = [...]string{
+	Ongoing: "ongoing", Checkmate: "checkmate", Stalemate: "stalemate",
+	PerpetualCheck: "perpetual_check", PerpetualChase: "perpetual_chase",
+	MutualPerpetualCheck: "mutual_perpetual_check", Repetition: "repetition",
+	MoveLimit: "move_limit", InsufficientMaterial: "insufficient_material",
+	FiftyMoves: "fifty_moves", SeventyFiveMoves: "seventyfive_moves", Fivefold: "fivefold",
+}
+
+// String returns the JSON name of the status ("threefold" is how chess
+// repetition is named by ChessString).
 func (s Status) String() string {
-	switch s {
-	case Checkmate:
-		return "checkmate"
-	case Stalemate:
-		return "stalemate"
+	if int(s) < len(statusNames) {
+		return statusNames[s]
 	}
-	return "ongoing"
+	return "unknown"
+}
+
+// ParseStatus is the inverse of String (also accepting "threefold").
+func ParseStatus(s string) (Status, bool) {
+	if s == "threefold" {
+		return Repetition, true
+	}
+	for i, n := range statusNames {
+		if n == s {
+			return Status(i), true
+		}
+	}
+	return Ongoing, false
+}
+
+// Result is a game's score as PGN writes it.
+type Result uint8
+
+const (
+	// NoResult is "*": unknown or unfinished.
+	NoResult Result = iota
+	// FirstWins is "1-0" (Red or White wins).
+	FirstWins
+	// SecondWins is "0-1" (Black wins).
+	SecondWins
+	// Draw is "1/2-1/2".
+	Draw
+)
+
+// String returns the PGN form of the result.
+func (r Result) String() string {
+	switch r {
+	case FirstWins:
+		return "1-0"
+	case SecondWins:
+		return "0-1"
+	case Draw:
+		return "1/2-1/2"
+	}
+	return "*"
+}
+
+// ParseResult reads a PGN result ("1-0", "0-1", "1/2-1/2", "½-½", "*").
+func ParseResult(s string) (Result, bool) {
+	switch strings.TrimSpace(s) {
+	case "1-0":
+		return FirstWins, true
+	case "0-1":
+		return SecondWins, true
+	case "1/2-1/2", "½-½", "1/2":
+		return Draw, true
+	case "*", "":
+		return NoResult, true
+	}
+	return NoResult, false
+}
+
+// WinFor returns the result in which side c wins.
+func WinFor(c Color) Result {
+	if c == First {
+		return FirstWins
+	}
+	return SecondWins
 }
 
 // Sentinel errors of FEN and move parsing. Callers test them with errors.Is;

@@ -31,3 +31,24 @@ func TestNotationNamesRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+func TestStatusNamesRoundTrip(t *testing.T) {
+	for s := Ongoing; s <= Fivefold; s++ {
+		got, ok := ParseStatus(s.String())
+		if !ok || got != s {
+			t.Errorf("ParseStatus(%q) = %v, %v", s.String(), got, ok)
+		}
+	}
+}
+
+func TestResultRoundTrip(t *testing.T) {
+	for r := NoResult; r <= Draw; r++ {
+		got, ok := ParseResult(r.String())
+		if !ok || got != r {
+			t.Errorf("ParseResult(%q) = %v, %v", r.String(), got, ok)
+		}
+	}
+	if WinFor(Second) != SecondWins {
+		t.Error("WinFor(Second) != 0-1")
+	}
+}
