@@ -9,7 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/xqdb/xqdb/engine"
-	"github.com/xqdb/xqdb/engine/xiangqi"
+	"github.com/xqdb/xqdb/engine/games"
 )
 
 // gameFlag is the --game flag shared by the commands that set up positions.
@@ -29,16 +29,7 @@ func parseGameFlag(c *cli.Context) (engine.Game, error) {
 // newPosition sets up a position of game g from fen, or the standard start
 // when fen is empty.
 func newPosition(g engine.Game, fen string) (engine.Position, error) {
-	switch g {
-	case engine.Xiangqi:
-		if fen == "" {
-			return xiangqi.NewStart(), nil
-		}
-		return xiangqi.ParseFEN(fen)
-	case engine.Chess:
-		return newChessPosition(fen)
-	}
-	return nil, fmt.Errorf("no engine for game %v", g)
+	return games.New(g, fen)
 }
 
 // playMoves makes each whitespace-separated move of text on p, reading them

@@ -1,0 +1,56 @@
+// Package games sets up positions of any game by name: the one place that
+// knows every engine package, so replay, index and the CLI do not each
+// carry a switch over games.
+package games
+
+import (
+	"fmt"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/xiangqi"
+)
+
+// New returns the position fen of game g, or the standard start when fen
+// is empty.
+func New(g engine.Game, fen string) (engine.Position, error) {
+	switch g {
+	case engine.Xiangqi:
+		if fen == "" {
+			return xiangqi.NewStart(), nil
+		}
+		return xiangqi.ParseFEN(fen)
+	case engine.Chess:
+		return newChess(fen)
+	}
+	return nil, fmt.Errorf("games: no engine for game %v", g)
+}
+
+// StartFEN returns the standard start position of g.
+func StartFEN(g engine.Game) string {
+	switch g {
+	case engine.Xiangqi:
+		return xiangqi.StartFEN
+	case engine.Chess:
+		return chessStartFEN
+	}
+	return ""
+}
+
+// WireCode returns a move as a stable 16-bit code for storage: Xiangqi
+// from*128+to over the 0–89 point numbering, chess the Polyglot layout the
+// chess engine uses for its moves. Unlike engine.Move it never changes with
+// an engine's internal board layout.
+func WireCode(g engine.Game, m engine.Move) uint16 {
+	if g == engine.Xiangqi {
+		return uint16(xiangqi.Index90(xiangqi.MoveFrom(m))<<7 | xiangqi.Index90(xiangqi.MoveTo(m)))
+	}
+	return uint16(m)
+}
+
+// FromWireCode is the inverse of WireCode.
+func FromWireCode(g engine.Game, c uint16) engine.Move {
+	if g == engine.Xiangqi {
+		return xiangqi.NewMove(xiangqi.SquareFrom90(int(c>>7)), xiangqi.SquareFrom90(int(c&127)))
+	}
+	return engine.Move(c)
+}

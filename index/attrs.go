@@ -1,0 +1,182 @@
+package index
+
+import (
+	"encoding/binary"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/xqdb/xqdb/engine"
+)
+
+// Attrs are the per-game facts queries filter and sort on without reading
+// whole records: kept in chunks of attrsPerChunk games, 10 bytes each.
+type Attrs struct {
+	Game   engine.Game
+	Result engine.Result
+	Date   uint32 // yyyymmdd; zero parts unknown
+	Rating uint16 // average of the known player ratings, 0 unknown
+	Plies  uint16
+}
+
+const (
+	attrsPerChunk = 4096
+	attrsSize     = 10
+)
+
+func putAttrs(b []byte, a Attrs) {
+	b[0] = byte(a.Game)
+	b[1] = byte(a.Result)
+	binary.BigEndian.PutUint32(b[2:], a.Date)
+	binary.BigEndian.PutUint16(b[6:], a.Rating)
+	binary.BigEndian.PutUint16(b[8:], a.Plies)
+}
+
+func getAttrs(b []byte) Attrs {
+	return Attrs{
+		Game:   engine.Game(b[0]),
+		Result: engine.Result(b[1]),
+		Date:   binary.BigEndian.Uint32(b[2:]),
+		Rating: binary.BigEndian.Uint16(b[6:]),
+		Plies:  binary.BigEndian.Uint16(b[8:]),
+	}
+}
+
+// ParseDate reads the dates real records carry into yyyymmdd with unknown
+// parts zero: "1990.05.01", "1990.??.??", "1990-05-01", "1990", and CCPD's
+// "4/17/1996". It returns 0 when no year can be read.
+func ParseDate(s string) uint32 {
+	var nums [3]int
+	var lens [3]int
+	n := 0
+	for i := 0; i < len(s) && n < 3; {
+		c := s[i]
+		if c >= '0' && c <= '9' {
+			v, l := 0, 0
+			for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+				v = v*10 + int(s[i]-'0')
+				i++
+				l++
+			}
+			nums[n], lens[n] = v, l
+			n++
+			continue
+		}
+		if c == '?' { // "1990.??.??": an unknown part
+			for i < len(s) && s[i] == '?' {
+				i++
+			}
+			nums[n], lens[n] = 0, 2
+			n++
+			continue
+		}
+		i++
+	}
+	var y, m, d int
+	switch {
+	case n >= 1 && lens[0] == 4:
+		y, m, d = nums[0], nums[1], nums[2]
+	case n == 3 && lens[2] == 4: // m/d/yyyy
+		y, m, d = nums[2], nums[0], nums[1]
+	default:
+		return 0
+	}
+	if y < 1000 || y > 2999 {
+		return 0
+	}
+	if m < 0 || m > 12 {
+		m = 0
+	}
+	if d < 0 || d > 31 {
+		d = 0
+	}
+	return uint32(y*10000 + m*100 + d)
+}
+
+// FormatDate writes yyyymmdd as PGN does: "1990.05.01", "1990.??.??".
+func FormatDate(d uint32) string {
+	if d == 0 {
+		return ""
+	}
+	y, m, day := d/10000, d/100%100, d%100
+	b := make([]byte, 0, 10)
+	b = appendNum(b, int(y), 4)
+	b = append(b, '.')
+	if m == 0 {
+		b = append(b, "??.??"...)
+		return string(b)
+	}
+	b = appendNum(b, int(m), 2)
+	b = append(b, '.')
+	if day == 0 {
+		return string(append(b, "??"...))
+	}
+	return string(appendNum(b, int(day), 2))
+}
+
+func appendNum(b []byte, v, width int) []byte {
+	var tmp [8]byte
+	for i := width - 1; i >= 0; i-- {
+		tmp[i] = byte('0' + v%10)
+		v /= 10
+	}
+	return append(b, tmp[:width]...)
+}
+
+// loadAttrs reads every attribute chunk into memory (10 bytes a game).
+func (s *Store) loadAttrs() error {
+	if s.attrs != nil {
+		return nil
+	}
+	s.attrs = make([]Attrs, s.man.NextGid)
+	return s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixAttrs, '|'}})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			chunk := binary.BigEndian.Uint32(it.Item().Key()[2:])
+			err := it.Item().Value(func(v []byte) error {
+				for i := 0; i+attrsSize <= len(v); i += attrsSize {
+					gid := chunk*attrsPerChunk + uint32(i/attrsSize)
+					if gid < uint32(len(s.attrs)) {
+						s.attrs[gid] = getAttrs(v[i:])
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+func (s *Store) setAttrs(gid uint32, a Attrs) {
+	for uint32(len(s.attrs)) <= gid {
+		s.attrs = append(s.attrs, Attrs{})
+	}
+	s.attrs[gid] = a
+}
+
+// Attrs returns the attributes of game gid (zero for an unknown gid).
+func (s *Store) Attrs(gid uint32) Attrs {
+	if err := s.loadAttrs(); err != nil || gid >= uint32(len(s.attrs)) || gid >= s.man.NextGid {
+		return Attrs{}
+	}
+	return s.attrs[gid]
+}
+
+// writeAttrs writes the chunks that hold games from..to-1.
+func (s *Store) writeAttrs(wb *badger.WriteBatch, from, to uint32) error {
+	for c := from / attrsPerChunk; c <= (to-1)/attrsPerChunk; c++ {
+		first := c * attrsPerChunk
+		last := min(first+attrsPerChunk, uint32(len(s.attrs)))
+		buf := make([]byte, int(last-first)*attrsSize)
+		for gid := first; gid < last; gid++ {
+			putAttrs(buf[int(gid-first)*attrsSize:], s.attrs[gid])
+		}
+		if err := wb.Set(attrsKey(c), buf); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,202 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/games"
+)
+
+// ErrNoGame is returned for a game id the store does not hold.
+var ErrNoGame = errors.New("index: no such game")
+
+// Game reads the stored game gid.
+func (s *Store) Game(gid uint32) (*Record, error) {
+	if gid == 0 || gid >= s.man.NextGid {
+		return nil, fmt.Errorf("%w: %d", ErrNoGame, gid)
+	}
+	var r *Record
+	err := s.db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(gameKey(gid))
+		if err != nil {
+			return err
+		}
+		return item.Value(func(v []byte) error {
+			var err error
+			r, err = decodeRecord(gid, v)
+			return err
+		})
+	})
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, fmt.Errorf("%w: %d", ErrNoGame, gid)
+	}
+	return r, err
+}
+
+// GameHit is one game reaching a position: which game, at which ply
+// (0 = the start position) and the move it played there (EndSlot when the
+// game ended there).
+type GameHit struct {
+	Gid  uint32
+	Ply  int // -1 when not computed (stats postings)
+	Code uint16
+}
+
+// PositionStats is what the store knows about one position.
+type PositionStats struct {
+	// Moves aggregates per next move, EndSlot for games that ended here.
+	Moves []MoveStats
+	// Games lists every game that reached the position (only when asked).
+	Games []GameHit
+}
+
+// positionID is the part of a FEN that identifies a position for
+// verification: the board and side (and castling rights in chess); clocks
+// and chess e.p. are covered by the key.
+func positionID(p engine.Position) string {
+	f := strings.Fields(p.FEN())
+	n := 2
+	if p.Game() == engine.Chess {
+		n = 3
+	}
+	return strings.Join(f[:min(n, len(f))], " ")
+}
+
+// FindPosition replays a stored game and returns the first ply at which it
+// reached pos (0 = its start), comparing keys and then the real position,
+// since 64-bit keys can collide (DESIGN "Keys and storage").
+func FindPosition(r *Record, pos engine.Position) (int, bool) {
+	p, err := games.New(r.Game, r.StartFEN)
+	if err != nil {
+		return 0, false
+	}
+	key, id := pos.Key(), ""
+	for ply := 0; ; ply++ {
+		if p.Key() == key {
+			if id == "" {
+				id = positionID(pos)
+			}
+			if positionID(p) == id {
+				return ply, true
+			}
+		}
+		if ply == len(r.Moves) {
+			return 0, false
+		}
+		p.Make(r.Moves[ply])
+	}
+}
+
+// Position looks a position up: the stats values of popular positions,
+// plus the tail postings of the key's bucket, each candidate game replayed
+// to verify it and to find its move. withGames also lists the games.
+func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) (*PositionStats, error) {
+	key := pos.Key()
+	res := &PositionStats{}
+	merged := &statsValue{}
+	var cands []uint32
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: statsPrefix(byte(game), key)})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := it.Item().Key()
+			if !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
+				continue
+			}
+			err := it.Item().Value(func(v []byte) error {
+				o, err := decodeStats(v)
+				if err == nil {
+					mergeStats(merged, o)
+				}
+				return err
+			})
+			if err != nil {
+				return err
+			}
+		}
+		for _, run := range s.man.LiveRuns {
+			item, err := txn.Get(tailKey(byte(game), tailBucket(key), run))
+			if errors.Is(err, badger.ErrKeyNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			err = item.Value(func(v []byte) error {
+				var err error
+				cands, err = lookupTail(v, tailPrint(key), cands)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if len(merged.Games) > 0 {
+		ok, err := s.verify(merged.Games[0].Gid, pos)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			res.Moves = merged.Moves
+			if withGames {
+				for _, g := range merged.Games {
+					res.Games = append(res.Games, GameHit{g.Gid, -1, merged.Moves[g.Slot].Code})
+				}
+			}
+		}
+	}
+	for _, gid := range cands {
+		if gid >= s.man.NextGid {
+			continue
+		}
+		r, err := s.Game(gid)
+		if err != nil {
+			return nil, err
+		}
+		ply, ok := FindPosition(r, pos)
+		if !ok {
+			continue // another position with the same fingerprint
+		}
+		code := uint16(EndSlot)
+		if ply < len(r.Moves) {
+			code = games.WireCode(game, r.Moves[ply])
+		}
+		a := s.Attrs(gid)
+		one := statsOf([]occurrence{{code: code, result: a.Result, rating: a.Rating, date: a.Date}})
+		mergeStatsMoves(res, one.Moves[0])
+		if withGames {
+			res.Games = append(res.Games, GameHit{gid, ply, code})
+		}
+	}
+	return res, nil
+}
+
+func mergeStatsMoves(res *PositionStats, m MoveStats) {
+	for i := range res.Moves {
+		if res.Moves[i].Code == m.Code {
+			res.Moves[i].add(m)
+			return
+		}
+	}
+	res.Moves = append(res.Moves, m)
+}
+
+// verify replays game gid and reports whether it really reaches pos.
+func (s *Store) verify(gid uint32, pos engine.Position) (bool, error) {
+	r, err := s.Game(gid)
+	if err != nil {
+		return false, err
+	}
+	_, ok := FindPosition(r, pos)
+	return ok, nil
+}

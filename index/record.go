@@ -1,0 +1,221 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/games"
+)
+
+// Tag is one PGN tag pair as the source wrote it.
+type Tag struct{ Name, Value string }
+
+// Source says where a stored game was read from.
+type Source struct {
+	File   string
+	Index  int   // 1-based index of the record in its file
+	Offset int64 // byte offset of the record
+}
+
+// Record is a stored game: enough to replay and export it exactly.
+type Record struct {
+	ID          uint32
+	Game        engine.Game
+	StartFEN    string // empty for the standard start
+	Moves       []engine.Move
+	Result      engine.Result
+	Termination engine.Status
+	Tags        []Tag
+	Source      Source
+}
+
+// Tag returns the value of the first tag named name (case-insensitive).
+func (r *Record) Tag(name string) string { return tagValue(r.Tags, name) }
+
+func tagValue(tags []Tag, name string) string {
+	for _, t := range tags {
+		if equalFold(t.Name, name) {
+			return t.Value
+		}
+	}
+	return ""
+}
+
+func equalFold(a, b string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i < len(a); i++ {
+		x, y := a[i], b[i]
+		if 'A' <= x && x <= 'Z' {
+			x += 'a' - 'A'
+		}
+		if 'A' <= y && y <= 'Z' {
+			y += 'a' - 'A'
+		}
+		if x != y {
+			return false
+		}
+	}
+	return true
+}
+
+// recordVersion is the first byte of every record.
+const recordVersion = 1
+
+// ErrCorruptRecord is returned when a stored game record cannot be decoded.
+var ErrCorruptRecord = errors.New("index: corrupt game record")
+
+// encodeRecord packs a record. Moves are stored as their canonical index:
+// the rank of the move's wire code among the legal moves' codes, one byte
+// each (no position has more than 218 legal moves). This is independent of
+// the order in which an engine generates moves.
+func encodeRecord(dst []byte, r *Record, scratch []engine.Move) ([]byte, error) {
+	dst = append(dst, recordVersion, byte(r.Game), byte(r.Result), byte(r.Termination))
+	dst = appendString(dst, r.StartFEN)
+	dst = binary.AppendUvarint(dst, uint64(len(r.Tags)))
+	for _, t := range r.Tags {
+		dst = appendString(dst, t.Name)
+		dst = appendString(dst, t.Value)
+	}
+	dst = appendString(dst, r.Source.File)
+	dst = binary.AppendUvarint(dst, uint64(r.Source.Index))
+	dst = binary.AppendUvarint(dst, uint64(r.Source.Offset))
+	dst = binary.AppendUvarint(dst, uint64(len(r.Moves)))
+	p, err := games.New(r.Game, r.StartFEN)
+	if err != nil {
+		return nil, err
+	}
+	for i, m := range r.Moves {
+		idx, ok := canonicalIndex(p, m, scratch)
+		if !ok {
+			return nil, fmt.Errorf("index: game move %d is not legal", i+1)
+		}
+		dst = append(dst, idx)
+		p.Make(m)
+	}
+	return dst, nil
+}
+
+// canonicalIndex returns how many legal moves have a smaller wire code
+// than m.
+func canonicalIndex(p engine.Position, m engine.Move, scratch []engine.Move) (byte, bool) {
+	g := p.Game()
+	code := games.WireCode(g, m)
+	n, found := 0, false
+	for _, l := range p.AppendLegalMoves(scratch[:0]) {
+		c := games.WireCode(g, l)
+		if c < code {
+			n++
+		} else if c == code {
+			found = true
+		}
+	}
+	return byte(n), found
+}
+
+// moveAtIndex is the inverse of canonicalIndex.
+func moveAtIndex(p engine.Position, idx byte, scratch []engine.Move) (engine.Move, bool) {
+	g := p.Game()
+	legal := p.AppendLegalMoves(scratch[:0])
+	if int(idx) >= len(legal) {
+		return 0, false
+	}
+	slices.SortFunc(legal, func(a, b engine.Move) int {
+		return int(games.WireCode(g, a)) - int(games.WireCode(g, b))
+	})
+	return legal[idx], true
+}
+
+// decodeRecord unpacks a record stored under id.
+func decodeRecord(id uint32, b []byte) (*Record, error) {
+	d := decoder{b: b}
+	if d.byte() != recordVersion {
+		return nil, fmt.Errorf("%w %d: unknown version", ErrCorruptRecord, id)
+	}
+	r := &Record{ID: id}
+	r.Game = engine.Game(d.byte())
+	r.Result = engine.Result(d.byte())
+	r.Termination = engine.Status(d.byte())
+	r.StartFEN = d.string()
+	n := d.uvarint()
+	if n > uint64(len(b)) {
+		return nil, fmt.Errorf("%w %d: tag count", ErrCorruptRecord, id)
+	}
+	r.Tags = make([]Tag, n)
+	for i := range r.Tags {
+		r.Tags[i] = Tag{d.string(), d.string()}
+	}
+	r.Source.File = d.string()
+	r.Source.Index = int(d.uvarint())
+	r.Source.Offset = int64(d.uvarint())
+	plies := d.uvarint()
+	if d.err != nil || plies > uint64(len(d.b)) {
+		return nil, fmt.Errorf("%w %d: header", ErrCorruptRecord, id)
+	}
+	p, err := games.New(r.Game, r.StartFEN)
+	if err != nil {
+		return nil, fmt.Errorf("%w %d: %v", ErrCorruptRecord, id, err)
+	}
+	r.Moves = make([]engine.Move, plies)
+	var scratch [256]engine.Move
+	for i := range r.Moves {
+		m, ok := moveAtIndex(p, d.byte(), scratch[:])
+		if !ok || d.err != nil {
+			return nil, fmt.Errorf("%w %d: move %d", ErrCorruptRecord, id, i+1)
+		}
+		r.Moves[i] = m
+		p.Make(m)
+	}
+	return r, nil
+}
+
+func appendString(dst []byte, s string) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(s)))
+	return append(dst, s...)
+}
+
+// decoder reads the varint-and-bytes layouts of this package; the first
+// error sticks and later reads return zero values.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+var errShort = errors.New("short buffer")
+
+func (d *decoder) byte() byte {
+	if len(d.b) == 0 {
+		d.err = errShort
+		return 0
+	}
+	c := d.b[0]
+	d.b = d.b[1:]
+	return c
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.err = errShort
+		d.b = nil
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) string() string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.err = errShort
+		d.b = nil
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}

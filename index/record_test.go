@@ -1,0 +1,87 @@
+package index
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/games"
+)
+
+func playICCS(t *testing.T, fen string, moves ...string) []engine.Move {
+	t.Helper()
+	p, err := games.New(engine.Xiangqi, fen)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []engine.Move
+	for _, s := range moves {
+		m, err := p.ParseMove(s, engine.ICCS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+		p.Make(m)
+	}
+	return out
+}
+
+func TestRecordRoundTrip(t *testing.T) {
+	r := &Record{
+		ID:          7,
+		Game:        engine.Xiangqi,
+		Moves:       playICCS(t, "", "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"),
+		Result:      engine.FirstWins,
+		Termination: engine.Checkmate,
+		Tags:        []Tag{{"Event", "全国象棋个人赛"}, {"Red", "胡荣华"}, {"Black", "吕钦"}, {"Date", "1990.05.01"}},
+		Source:      Source{File: "games/a.pgn", Index: 3, Offset: 1234},
+	}
+	var scratch [256]engine.Move
+	b, err := encodeRecord(nil, r, scratch[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeRecord(7, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, r) {
+		t.Fatalf("round trip:\n got %+v\nwant %+v", got, r)
+	}
+	if got.Tag("red") != "胡荣华" {
+		t.Errorf("Tag(red) = %q", got.Tag("red"))
+	}
+	// One byte per move after the header.
+	if len(b) > 100 {
+		t.Errorf("record is %d bytes", len(b))
+	}
+}
+
+func TestRecordFromSetupPosition(t *testing.T) {
+	fen := "4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1"
+	r := &Record{ID: 1, Game: engine.Xiangqi, StartFEN: fen, Moves: playICCS(t, fen, "e9d9", "e1f2"), Result: engine.NoResult}
+	var scratch [256]engine.Move
+	b, err := encodeRecord(nil, r, scratch[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeRecord(1, b)
+	if err != nil || !reflect.DeepEqual(got.Moves, r.Moves) || got.StartFEN != fen {
+		t.Fatalf("got %+v, %v", got, err)
+	}
+}
+
+func TestDecodeRecordRejectsGarbage(t *testing.T) {
+	for _, b := range [][]byte{nil, {9}, {recordVersion, 1, 0, 0, 200}, {recordVersion, 1, 0, 0, 0, 0, 0, 0, 0, 5, 250}} {
+		if _, err := decodeRecord(1, b); err == nil {
+			t.Errorf("decodeRecord(%v) accepted garbage", b)
+		}
+	}
+}
+
+func FuzzDecodeRecord(f *testing.F) {
+	f.Add([]byte{recordVersion, 1, 1, 0, 0, 0, 0, 0, 0, 2, 3, 4})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = decodeRecord(1, b)
+	})
+}

@@ -1,0 +1,134 @@
+package index
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// EndSlot is the wire code of the "move" of a game that ended in the
+// position: such games reached it (they are listed by games) but add
+// nothing to the tree.
+const EndSlot = 0xFFFF
+
+// MoveStats aggregates the games that played one move from a position.
+type MoveStats struct {
+	Code       uint16 // games.WireCode, or EndSlot
+	Games      uint32
+	FirstWins  uint32 // Red or White won
+	Draws      uint32
+	SecondWins uint32
+	RatingSum  uint64 // sum of the games' average ratings, where known
+	Rated      uint32 // games with a known rating
+	LastDate   uint32 // yyyymmdd (0 unknown)
+}
+
+func (m *MoveStats) add(o MoveStats) {
+	m.Games += o.Games
+	m.FirstWins += o.FirstWins
+	m.Draws += o.Draws
+	m.SecondWins += o.SecondWins
+	m.RatingSum += o.RatingSum
+	m.Rated += o.Rated
+	m.LastDate = max(m.LastDate, o.LastDate)
+}
+
+// Posting is one game that reached a position, with the slot (index into
+// the moves of the same stats value) of the move it played there.
+type Posting struct {
+	Gid  uint32
+	Slot uint16
+}
+
+// statsValue is what one run knows about one popular position: per-move
+// aggregates and the games, in increasing gid order.
+type statsValue struct {
+	Moves []MoveStats
+	Games []Posting
+}
+
+func (v *statsValue) slot(code uint16) uint16 {
+	for i := range v.Moves {
+		if v.Moves[i].Code == code {
+			return uint16(i)
+		}
+	}
+	v.Moves = append(v.Moves, MoveStats{Code: code})
+	return uint16(len(v.Moves) - 1)
+}
+
+// encodeStats packs a stats value:
+//
+//	uvarint nMoves, per move: code(2) games firstWins draws secondWins
+//	ratingSum rated lastDate (uvarints);
+//	uvarint nGames, per game: gid delta, slot (uvarints).
+func encodeStats(dst []byte, v *statsValue) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(v.Moves)))
+	for _, m := range v.Moves {
+		dst = binary.BigEndian.AppendUint16(dst, m.Code)
+		for _, x := range [...]uint64{uint64(m.Games), uint64(m.FirstWins), uint64(m.Draws), uint64(m.SecondWins), m.RatingSum, uint64(m.Rated), uint64(m.LastDate)} {
+			dst = binary.AppendUvarint(dst, x)
+		}
+	}
+	dst = binary.AppendUvarint(dst, uint64(len(v.Games)))
+	prev := uint32(0)
+	for _, g := range v.Games {
+		dst = binary.AppendUvarint(dst, uint64(g.Gid-prev))
+		dst = binary.AppendUvarint(dst, uint64(g.Slot))
+		prev = g.Gid
+	}
+	return dst
+}
+
+func decodeStats(b []byte) (*statsValue, error) {
+	d := decoder{b: b}
+	n := d.uvarint()
+	if n > uint64(len(b)) {
+		return nil, fmt.Errorf("index: corrupt stats value")
+	}
+	v := &statsValue{Moves: make([]MoveStats, n)}
+	for i := range v.Moves {
+		m := &v.Moves[i]
+		if len(d.b) < 2 {
+			return nil, fmt.Errorf("index: corrupt stats value")
+		}
+		m.Code = binary.BigEndian.Uint16(d.b)
+		d.b = d.b[2:]
+		m.Games = uint32(d.uvarint())
+		m.FirstWins = uint32(d.uvarint())
+		m.Draws = uint32(d.uvarint())
+		m.SecondWins = uint32(d.uvarint())
+		m.RatingSum = d.uvarint()
+		m.Rated = uint32(d.uvarint())
+		m.LastDate = uint32(d.uvarint())
+	}
+	ng := d.uvarint()
+	if ng > uint64(len(b)) {
+		return nil, fmt.Errorf("index: corrupt stats value")
+	}
+	v.Games = make([]Posting, ng)
+	prev := uint32(0)
+	for i := range v.Games {
+		prev += uint32(d.uvarint())
+		v.Games[i] = Posting{prev, uint16(d.uvarint())}
+		if int(v.Games[i].Slot) >= len(v.Moves) {
+			return nil, fmt.Errorf("index: corrupt stats value: slot out of range")
+		}
+	}
+	if d.err != nil {
+		return nil, fmt.Errorf("index: corrupt stats value: %v", d.err)
+	}
+	return v, nil
+}
+
+// mergeStats folds o into v (slots of o's postings are renumbered).
+func mergeStats(v, o *statsValue) {
+	remap := make([]uint16, len(o.Moves))
+	for i, m := range o.Moves {
+		s := v.slot(m.Code)
+		v.Moves[s].add(m)
+		remap[i] = s
+	}
+	for _, g := range o.Games {
+		v.Games = append(v.Games, Posting{g.Gid, remap[g.Slot]})
+	}
+}

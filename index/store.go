@@ -1,0 +1,235 @@
+package index
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+
+	"github.com/blevesearch/bleve/v2"
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+)
+
+// ErrSchemaMismatch is returned when a store was written by another
+// on-disk format version.
+var ErrSchemaMismatch = errors.New("index: store has another schema version")
+
+// ErrNoStore is returned when opening for reading a folder that holds no
+// store.
+var ErrNoStore = errors.New("index: no database here")
+
+// Options configure Open.
+type Options struct {
+	// ReadOnly opens without write access (several readers may share a
+	// store; no writer may run at the same time).
+	ReadOnly bool
+	// RunGames is how many games an import buffers before writing a run
+	// (default 50,000).
+	RunGames int
+	// PromoteAt is how many games must reach a position before it gets a
+	// stats entry instead of tail postings (default 4).
+	PromoteAt int
+	// MaxRuns is how many runs may be live before the end of an import
+	// merges them into one (default 8).
+	MaxRuns int
+}
+
+func (o Options) withDefaults() Options {
+	if o.RunGames <= 0 {
+		o.RunGames = 50_000
+	}
+	if o.PromoteAt <= 0 {
+		o.PromoteAt = 4
+	}
+	if o.MaxRuns <= 0 {
+		o.MaxRuns = 8
+	}
+	return o
+}
+
+// manifest is the store's commit record: everything up to NextGid and in
+// LiveRuns is committed; a Pending run was being written when the process
+// stopped and is cleaned away at the next write.
+type manifest struct {
+	NextGid  uint32   `json:"next_gid"`
+	NextRun  uint32   `json:"next_run"`
+	LiveRuns []uint32 `json:"live_runs"`
+	Pending  uint32   `json:"pending,omitempty"`
+}
+
+func (m *manifest) live(run uint32) bool { return slices.Contains(m.LiveRuns, run) }
+
+// Store is an open database folder: Badger in badger/, Bleve in meta.bleve/.
+type Store struct {
+	dir  string
+	opts Options
+	db   *badger.DB
+	meta bleve.Index
+	man  manifest
+
+	attrs []Attrs // loaded on first use by readers
+}
+
+// Open opens the database in dir, creating it unless opts.ReadOnly.
+func Open(dir string, opts Options) (*Store, error) {
+	opts = opts.withDefaults()
+	bdir := filepath.Join(dir, "badger")
+	if opts.ReadOnly {
+		if _, err := os.Stat(bdir); err != nil {
+			return nil, fmt.Errorf("%w: %s", ErrNoStore, dir)
+		}
+	} else if err := os.MkdirAll(bdir, 0o755); err != nil {
+		return nil, err
+	}
+	bo := badger.DefaultOptions(bdir).
+		WithLogger(nil).
+		WithReadOnly(opts.ReadOnly).
+		WithCompression(options.ZSTD).
+		WithZSTDCompressionLevel(1).
+		WithValueThreshold(1 << 20). // keep values in the LSM, compressed
+		WithValueLogFileSize(64 << 20).
+		WithNumVersionsToKeep(1)
+	db, err := badger.Open(bo)
+	if err != nil {
+		return nil, fmt.Errorf("index: open %s: %w", bdir, err)
+	}
+	s := &Store{dir: dir, opts: opts, db: db}
+	if err := s.checkSchema(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := s.loadManifest(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if s.meta, err = openMeta(filepath.Join(dir, "meta.bleve"), opts.ReadOnly); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if !opts.ReadOnly && s.man.Pending != 0 {
+		if err := s.cleanPending(); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Close closes the store.
+func (s *Store) Close() error {
+	var errs []error
+	if s.meta != nil {
+		errs = append(errs, s.meta.Close())
+	}
+	errs = append(errs, s.db.Close())
+	return errors.Join(errs...)
+}
+
+// Dir returns the database folder.
+func (s *Store) Dir() string { return s.dir }
+
+func (s *Store) checkSchema() error {
+	return s.db.Update(func(txn *badger.Txn) error {
+		item, err := txn.Get(versionKey)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			if s.opts.ReadOnly {
+				return nil
+			}
+			return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
+		}
+		if err != nil {
+			return err
+		}
+		return item.Value(func(v []byte) error {
+			if ver, _ := binary.Uvarint(v); ver != SchemaVersion {
+				return fmt.Errorf("%w: %s has version %d, this xqdb reads %d", ErrSchemaMismatch, s.dir, ver, SchemaVersion)
+			}
+			return nil
+		})
+	})
+}
+
+func (s *Store) loadManifest() error {
+	s.man = manifest{NextGid: 1, NextRun: 1}
+	return s.db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(manifestKey)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return item.Value(func(v []byte) error { return json.Unmarshal(v, &s.man) })
+	})
+}
+
+// saveManifest writes the manifest in its own synced transaction: the
+// commit point of a run.
+func (s *Store) saveManifest() error {
+	b, err := json.Marshal(&s.man)
+	if err != nil {
+		return err
+	}
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(manifestKey, b) }); err != nil {
+		return err
+	}
+	return s.db.Sync()
+}
+
+// Games returns how many games the store holds.
+func (s *Store) Games() int { return int(s.man.NextGid - 1) }
+
+// cleanPending removes what an interrupted run or merge wrote: game records
+// and hashes at or past NextGid, and stats and tail values of runs that are
+// not live.
+func (s *Store) cleanPending() error {
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := it.Item().Key()
+			if s.isGarbage(k, it.Item()) {
+				if err := wb.Delete(it.Item().KeyCopy(nil)); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := wb.Flush(); err != nil {
+		return err
+	}
+	s.man.Pending = 0
+	return s.saveManifest()
+}
+
+func (s *Store) isGarbage(k []byte, item *badger.Item) bool {
+	if len(k) < 2 {
+		return false
+	}
+	switch k[0] {
+	case prefixGame:
+		return len(k) == 6 && binary.BigEndian.Uint32(k[2:]) >= s.man.NextGid
+	case prefixHash:
+		var gid uint32
+		_ = item.Value(func(v []byte) error {
+			if len(v) == 4 {
+				gid = binary.BigEndian.Uint32(v)
+			}
+			return nil
+		})
+		return gid >= s.man.NextGid
+	case prefixStats, prefixTail:
+		return len(k) >= 4 && !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:]))
+	}
+	return false
+}

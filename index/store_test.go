@@ -1,0 +1,113 @@
+package index
+
+import (
+	"testing"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/games"
+)
+
+// newGame plays ICCS moves from the start into an index.Game.
+func newGame(t *testing.T, result engine.Result, tags []Tag, moves ...string) *Game {
+	t.Helper()
+	p, _ := games.New(engine.Xiangqi, "")
+	g := &Game{Record: Record{Game: engine.Xiangqi, Result: result, Tags: tags}}
+	g.Keys = append(g.Keys, p.Key())
+	for _, s := range moves {
+		m, err := p.ParseMove(s, engine.ICCS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Make(m)
+		g.Moves = append(g.Moves, m)
+		g.Keys = append(g.Keys, p.Key())
+	}
+	return g
+}
+
+func position(t *testing.T, moves ...string) engine.Position {
+	t.Helper()
+	p, _ := games.New(engine.Xiangqi, "")
+	for _, s := range moves {
+		m, err := p.ParseMove(s, engine.ICCS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Make(m)
+	}
+	return p
+}
+
+func totalGames(ms []MoveStats) (n uint32) {
+	for _, m := range ms {
+		if m.Code != EndSlot {
+			n += m.Games
+		}
+	}
+	return n
+}
+
+func TestWriteAndLookup(t *testing.T) {
+	for _, runGames := range []int{1, 2, 100} {
+		dir := t.TempDir()
+		s, err := Open(dir, Options{RunGames: runGames, PromoteAt: 2, MaxRuns: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := s.NewWriter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs := []*Game{
+			newGame(t, engine.FirstWins, []Tag{{"Red", "A"}, {"Black", "B"}, {"Date", "1990.01.01"}}, "h2e2", "h9g7", "h0g2"),
+			newGame(t, engine.Draw, []Tag{{"Red", "C"}, {"Black", "D"}, {"Date", "1991.01.01"}}, "h2e2", "b9c7"),
+			newGame(t, engine.SecondWins, []Tag{{"Red", "E"}}, "b2e2", "h9g7"),
+			newGame(t, engine.FirstWins, []Tag{{"Red", "A"}}, "h2e2", "h9g7", "h0g2"), // duplicate of the first
+		}
+		for i, g := range gs {
+			res, err := w.Add(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (i == 3) != res.Duplicate {
+				t.Fatalf("game %d duplicate = %v", i, res.Duplicate)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		check := func(s *Store) {
+			t.Helper()
+			if s.Games() != 3 {
+				t.Fatalf("runGames %d: %d games stored, want 3", runGames, s.Games())
+			}
+			st, err := s.Position(engine.Xiangqi, position(t), true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if totalGames(st.Moves) != 3 || len(st.Games) != 3 {
+				t.Fatalf("runGames %d: start position: %d games in tree, %d listed; want 3", runGames, totalGames(st.Moves), len(st.Games))
+			}
+			st, _ = s.Position(engine.Xiangqi, position(t, "h2e2"), true)
+			if totalGames(st.Moves) != 2 {
+				t.Fatalf("runGames %d: after h2e2 %d games, want 2 (%+v)", runGames, totalGames(st.Moves), st.Moves)
+			}
+			st, _ = s.Position(engine.Xiangqi, position(t, "h2e2", "h9g7", "h0g2"), true)
+			if len(st.Games) != 1 || st.Moves[0].Code != EndSlot || st.Games[0].Ply != 3 && st.Games[0].Ply != -1 {
+				t.Fatalf("runGames %d: final position: %+v", runGames, st)
+			}
+			r, err := s.Game(1)
+			if err != nil || len(r.Moves) != 3 || r.Tag("Red") != "A" {
+				t.Fatalf("game 1: %+v %v", r, err)
+			}
+		}
+		check(s)
+		s.Close()
+		s, err = Open(dir, Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(s)
+		s.Close()
+	}
+}
