@@ -52,7 +52,8 @@ func metaMapping() *mapping.IndexMappingImpl {
 	text := func() *mapping.FieldMapping {
 		f := bleve.NewTextFieldMapping()
 		f.Analyzer = standard.Name
-		f.Store, f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, false, false
+		// Term positions let phrase queries (black:"Lü Qin") match.
+		f.Store, f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, true, false
 		return f
 	}
 	for _, n := range textFields {
@@ -114,10 +115,11 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs) *docu
 	std := im.AnalyzerNamed(standard.Name)
 	kw := im.AnalyzerNamed(keyword.Name)
 	opts := bleveindex.IndexField
+	textOpts := opts | bleveindex.IncludeTermVectors
 	d := document.NewDocument(docID(gid))
 	addText := func(name, v string) {
 		if v = strings.TrimSpace(v); v != "" && v != "?" {
-			d.AddField(document.NewTextFieldCustom(name, nil, []byte(v), opts, std))
+			d.AddField(document.NewTextFieldCustom(name, nil, []byte(v), textOpts, std))
 		}
 	}
 	addKeyword := func(name, v string) {

@@ -111,3 +111,52 @@ func TestWriteAndLookup(t *testing.T) {
 		s.Close()
 	}
 }
+
+func TestSearchMetadata(t *testing.T) {
+	s, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w, _ := s.NewWriter()
+	add := func(tags []Tag, moves ...string) {
+		if _, err := w.Add(newGame(t, engine.FirstWins, tags, moves...)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add([]Tag{{"Red", "Lü Qin"}, {"Black", "Hu Ronghua"}, {"Date", "1988.05.01"}, {"Event", "National Championship"}}, "h2e2")
+	add([]Tag{{"Red", "Hu Ronghua"}, {"Black", "Lü Qin"}, {"Date", "1995.05.01"}, {"ECCO", "C45"}}, "b2e2")
+	add([]Tag{{"Red", "胡荣华"}, {"Black", "吕钦"}, {"Date", "4/17/1996"}}, "c3c4")
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		q    string
+		want int
+	}{
+		{`black:"Lü Qin"`, 1},
+		{`white:"hu ronghua"`, 1},
+		{`red:"Hu Ronghua"`, 1},
+		{`black:"吕钦"`, 1},
+		{`date:>="1990"`, 2},
+		{`date:>="1990-01-01" date:<"1996"`, 3}, // should-clauses: either
+		{`+date:>="1990-01-01" +date:<"1996"`, 1},
+		{`+date:>="1990" +black:"Lü Qin"`, 1},
+		{`opening:C45`, 1},
+		{`result:1-0`, 3},
+		{`game:xiangqi`, 3},
+		{`event:national`, 1},
+		{`plies:1`, 3},
+		{`plies:2`, 0},
+		{`plies:>=1`, 3},
+	}
+	for _, tt := range tests {
+		got, err := s.Search(tt.q, nil)
+		if err != nil || len(got) != tt.want {
+			t.Errorf("Search(%q) = %v, %v; want %d hits", tt.q, got, err, tt.want)
+		}
+	}
+	if got, _ := s.Search(`result:1-0`, []uint32{2}); len(got) != 1 || got[0] != 2 {
+		t.Errorf("Search within [2] = %v", got)
+	}
+}

@@ -1,0 +1,71 @@
+package query
+
+import (
+	"slices"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/index"
+)
+
+// TreeMove is one next move of a position with how it scored. "First"
+// means Red in Xiangqi and White in chess (the lichess explorer's
+// white/draws/black convention).
+type TreeMove struct {
+	Move       engine.Move
+	Games      int
+	FirstWins  int
+	Draws      int
+	SecondWins int
+	AvgRating  int    // 0 when no game had ratings
+	LastDate   uint32 // yyyymmdd, 0 unknown
+}
+
+// Tree is the opening tree at one position.
+type Tree struct {
+	Key        uint64
+	Games      int // games that continued from here (the sum over Moves)
+	FirstWins  int
+	Draws      int
+	SecondWins int
+	Moves      []TreeMove // most played first
+	EndedHere  int        // games that ended in this position
+}
+
+// BuildTree returns the move tree of pos.
+func BuildTree(s *index.Store, pos engine.Position, opt Options) (*Tree, error) {
+	aggs, hits, err := positionHits(s, pos, opt, opt.Query != "")
+	if err != nil {
+		return nil, err
+	}
+	if opt.Query != "" {
+		if hits, err = filterHits(s, hits, opt.Query); err != nil {
+			return nil, err
+		}
+		aggs = aggsFromHits(s, hits)
+	}
+	t := &Tree{Key: pos.Key()}
+	for _, a := range aggs {
+		st := a.stats
+		if a.end {
+			t.EndedHere += int(st.Games)
+			continue
+		}
+		tm := TreeMove{Move: a.move, Games: int(st.Games), FirstWins: int(st.FirstWins), Draws: int(st.Draws),
+			SecondWins: int(st.SecondWins), LastDate: st.LastDate}
+		if st.Rated > 0 {
+			tm.AvgRating = int(st.RatingSum / uint64(st.Rated))
+		}
+		t.Moves = append(t.Moves, tm)
+		t.Games += tm.Games
+		t.FirstWins += tm.FirstWins
+		t.Draws += tm.Draws
+		t.SecondWins += tm.SecondWins
+	}
+	slices.SortStableFunc(t.Moves, func(a, b TreeMove) int {
+		if a.Games != b.Games {
+			return b.Games - a.Games
+		}
+		return int(a.Move) - int(b.Move)
+	})
+	return t, nil
+}
