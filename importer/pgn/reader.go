@@ -86,10 +86,10 @@ func NewReader(r io.Reader, name string) *Reader {
 // unusable and skipped.
 func (r *Reader) Next() (*record.Record, error) {
 	for {
-		if r.ioErr != nil {
-			return nil, r.ioErr
-		}
 		if r.pos >= r.n && r.eof {
+			if r.ioErr != nil {
+				return nil, r.ioErr // sticky; a record it cut is dropped
+			}
 			if r.lx.open() && r.closeAtEOF() {
 				return r.finish()
 			}
@@ -171,6 +171,7 @@ func (r *Reader) fill() {
 		r.eof = true
 	case err != nil:
 		r.ioErr = err
+		r.eof = true // lex what was read, then report the error
 	}
 	if !r.sniffd {
 		r.sniff()
