@@ -1,12 +1,13 @@
 module github.com/xqdb/xqdb
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/blevesearch/bleve/v2 v2.6.3
 	github.com/blevesearch/bleve_index_api v1.4.1
 	github.com/dgraph-io/badger/v4 v4.9.6
 	github.com/urfave/cli/v2 v2.27.7
+	golang.org/x/text v0.44.0
 )
 
 require (

@@ -1,0 +1,27 @@
+// Package importer reads game-record archives, Xiangqi and chess, into raw
+// records: tags, start position, move tokens exactly as written, comments
+// and variations, and where each came from. It knows nothing of the rules;
+// package replay checks the moves later.
+//
+// The reader contract is modelled on encoding/csv: Next returns one
+// *Record at a time and io.EOF at the end; a *ParseError concerns one
+// record and reading goes on with the next; I/O errors are sticky. With
+// ReuseRecord set, Next returns the same record each time and allocates
+// nothing per move.
+//
+// NewReader and Open sniff the format (gzip by its magic bytes, then XQF
+// by "XQ", DhtmlXQ by "[DhtmlXQ"/"[DHJHtmlXQ", PGN otherwise) and Walk
+// reads whole folders.
+//
+//	file / package     what
+//	doc.go             this overview
+//	alias.go           the shared types and errors, re-exported from record
+//	reader.go          Reader, NewReader, Open: sniffing formats and gzip
+//	walk.go            Walk and Files: folders, extensions, unsupported formats
+//	record/            Record, Token, ParseError, game detection (leaf package)
+//	textenc/           encoding detection (UTF-8, GBK, Big5, cp1252, cp437)
+//	pgn/               PGN reader, chess and XQ PGN
+//	xqf/               XQF (XQStudio) reader, versions 10–18
+//	dhtmlxq/           DhtmlXQ (dpxq.com) reader
+//	internal/board/    Xiangqi board to FEN, for XQF and DhtmlXQ
+package importer

@@ -1,0 +1,187 @@
+// Package pgn reads PGN game records, chess and Xiangqi ("XQ PGN",
+// NOTATIONS §6) alike, from a stream in constant memory per record. It
+// splits the stream into records, lexes tags and movetext into spans of
+// one buffer, detects the encoding and the game, and knows nothing of the
+// rules.
+//
+//	file        what
+//	reader.go   Reader: buffering, record boundaries, Next
+//	lexer.go    the line lexer: tags, comments, variations, tokens
+//	word.go     classifying a movetext word (move, number, NAG, result)
+//	build.go    turning lexed spans into a record.Record (encoding, tags,
+//	            game detection)
+//
+// Tolerated quirks, each with a test: BOM, CRLF and "\r\r\n", NUL bytes,
+// "%" escape lines, doubled blank lines between tags and movetext (one
+// record, not two), tags immediately followed by movetext or on the same
+// line, header-only records (one record per tag section), text after a
+// result (xqbase adverts) ignored, move numbers glued to moves ("1.e4"),
+// "1...", Black in the first slot, the XQ PGN continuation "3.   马８进７",
+// header-less movetext, unterminated tag strings, escaped quotes.
+package pgn
+
+import (
+	"bytes"
+	"errors"
+	"io"
+
+	"github.com/xqdb/xqdb/importer/record"
+	"github.com/xqdb/xqdb/importer/textenc"
+)
+
+const (
+	chunkSize = 256 << 10
+	// sniffSize is how much of the stream decides whether the file is
+	// double-byte encoded (its delimiters must then be found pair-wise).
+	sniffSize = 64 << 10
+)
+
+// Reader reads PGN records from a stream. It is modelled on encoding/csv:
+// Next returns one record at a time and io.EOF at the end; a *ParseError
+// concerns one record only and the next call continues with the following
+// one; I/O errors are sticky.
+type Reader struct {
+	// ReuseRecord makes Next return the same *Record every time, its
+	// slices reused and pointing into the reader's buffer: no allocation
+	// per move or per record beyond one string for the tags. The record
+	// is valid only until the next call.
+	ReuseRecord bool
+	// MaxRecordSize bounds one record's bytes (default
+	// record.DefaultMaxRecordSize); a larger record is skipped with
+	// ErrRecordTooLarge.
+	MaxRecordSize int
+
+	src  io.Reader
+	name string
+
+	buf    []byte // buf[:n] holds data read; buf[0] is at file offset base
+	n      int
+	base   int64
+	eof    bool
+	ioErr  error
+	sniffd bool
+	// enc is the file's double-byte encoding when it has one: delimiters
+	// are then looked for pair-wise (textenc.IsLead/IsTrail).
+	dbcs  bool
+	prior textenc.Encoding
+	utf16 string // "utf-16le"/"utf-16be" when the stream was converted
+
+	pos  int // next byte to lex
+	line int // line number of buf[pos]
+	lx   lexer
+
+	games int // records returned so far
+	rec   *record.Record
+	b     builder
+}
+
+// NewReader returns a reader of r; name is reported in every Source.
+func NewReader(r io.Reader, name string) *Reader {
+	return &Reader{src: r, name: name, line: 1}
+}
+
+// Next returns the next record, or io.EOF after the last. A *ParseError
+// returned with a non-nil record describes a tolerated defect (the record
+// holds what was read); with a nil record it means the record was
+// unusable and skipped.
+func (r *Reader) Next() (*record.Record, error) {
+	for {
+		if r.pos >= r.n && r.eof {
+			if r.ioErr != nil {
+				return nil, r.ioErr // sticky; a record it cut is dropped
+			}
+			if r.lx.open() && r.closeAtEOF() {
+				return r.finish()
+			}
+			return nil, io.EOF
+		}
+		lineEnd, ok := r.nextLine()
+		if !ok {
+			continue // filled the buffer, or hit EOF or an I/O error
+		}
+		if r.lx.open() && !r.lx.tooLarge && lineEnd-r.lx.recStart > r.maxRecord() {
+			r.lx.tooLarge = true
+		}
+		for r.pos < lineEnd {
+			if _, done := r.lexLine(lineEnd); done {
+				return r.finish()
+			}
+		}
+	}
+}
+
+// nextLine returns the end (just past '\n', or the end of data at EOF) of
+// the line starting at r.pos, reading more data when needed.
+func (r *Reader) nextLine() (int, bool) {
+	if i := bytes.IndexByte(r.buf[r.pos:r.n], '\n'); i >= 0 {
+		return r.pos + i + 1, true
+	}
+	if r.eof {
+		return r.n, true
+	}
+	limit := r.maxRecord()
+	if r.n-r.keepFrom() > limit {
+		// A line longer than any record may be: lex what there is so
+		// the record is marked too large and its bytes can go.
+		r.lx.tooLarge = true
+		return r.n, true
+	}
+	r.fill()
+	return 0, false
+}
+
+func (r *Reader) maxRecord() int {
+	if r.MaxRecordSize > 0 {
+		return r.MaxRecordSize
+	}
+	return record.DefaultMaxRecordSize
+}
+
+// keepFrom is the first buffered byte still needed: the open record's
+// start, or the lexing position.
+func (r *Reader) keepFrom() int {
+	if r.lx.open() && !r.lx.tooLarge {
+		return r.lx.recStart
+	}
+	return r.pos
+}
+
+// fill reads more data, first moving the bytes still needed to the front
+// of the buffer. Moving happens only here, inside Next, so a reused record
+// returned by the previous call was valid until this call began.
+func (r *Reader) fill() {
+	keep := r.keepFrom()
+	if keep > 0 && (r.n == len(r.buf) || keep >= len(r.buf)/2) {
+		copy(r.buf, r.buf[keep:r.n])
+		r.shift(keep)
+	}
+	if r.n == len(r.buf) {
+		size := 2 * len(r.buf)
+		if size < chunkSize {
+			size = chunkSize
+		}
+		nb := make([]byte, size)
+		copy(nb, r.buf[:r.n])
+		r.buf = nb
+	}
+	m, err := io.ReadFull(r.src, r.buf[r.n:])
+	r.n += m
+	switch {
+	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
+		r.eof = true
+	case err != nil:
+		r.ioErr = err
+		r.eof = true // lex what was read, then report the error
+	}
+	if !r.sniffd {
+		r.sniff()
+	}
+}
+
+// shift drops the first k buffered bytes.
+func (r *Reader) shift(k int) {
+	r.n -= k
+	r.pos -= k
+	r.base += int64(k)
+	r.lx.shift(k)
+}

@@ -1,0 +1,154 @@
+package pgn
+
+import (
+	"unicode/utf8"
+
+	"github.com/xqdb/xqdb/importer/record"
+)
+
+// delim marks the bytes that end a movetext word (PGN's self-delimiting
+// characters and white space; NUL because Stein.pgn ends with NULs).
+var delim = func() (t [256]bool) {
+	for _, c := range []byte(" \t\r\n\f\v\x00{}()[];") {
+		t[c] = true
+	}
+	return t
+}()
+
+// classifyWord says what a movetext word is. For a move number glued to a
+// move ("1.e4", "12...Nf6", "1.炮二平五") it returns MoveNumber and the
+// length of the number part; the caller lexes the rest as a new word.
+//
+// A digit-led word is a move number only when its dots are followed by a
+// non-digit: "33.4" is a WXF move (tandem pawns, NOTATIONS §4), not move
+// 33 and a move "4".
+func classifyWord(w []byte) (k record.Kind, n int) {
+	switch c := w[0]; {
+	case c == '$':
+		if len(w) > 1 && allDigits(w[1:]) {
+			return record.NAG, len(w)
+		}
+	case c == '!' || c == '?':
+		if allIn(w, "!?") {
+			return record.NAG, len(w)
+		}
+	case c == '*':
+		if len(w) == 1 {
+			return record.Result, 1
+		}
+	case c == '.':
+		if allIn(w, ".") {
+			return record.MoveNumber, len(w)
+		}
+	case c >= '0' && c <= '9':
+		if resultText(w) != "" {
+			return record.Result, len(w)
+		}
+		i := 1
+		for i < len(w) && w[i] >= '0' && w[i] <= '9' {
+			i++
+		}
+		if i == len(w) {
+			return record.MoveNumber, i
+		}
+		j := i
+		for j < len(w) && w[j] == '.' {
+			j++
+		}
+		if j > i && (j == len(w) || w[j] < '0' || w[j] > '9') {
+			return record.MoveNumber, j
+		}
+	case c == 0xC2:
+		if resultText(w) != "" {
+			return record.Result, len(w)
+		}
+	}
+	return record.Move, len(w)
+}
+
+// resultText returns the standard spelling of a game termination marker,
+// "" when w is none.
+func resultText(w []byte) string {
+	switch string(w) {
+	case "1-0":
+		return "1-0"
+	case "0-1":
+		return "0-1"
+	case "1/2-1/2", "½-½":
+		return "1/2-1/2"
+	case "*":
+		return "*"
+	}
+	return ""
+}
+
+// moveNumber returns the number of a MoveNumber word ("12." → 12, "..." → 0).
+func moveNumber(w []byte) int {
+	n := 0
+	for _, c := range w {
+		if c < '0' || c > '9' || n > 1e6 {
+			break
+		}
+		n = n*10 + int(c-'0')
+	}
+	return n
+}
+
+// startsGame reports whether a word outside any record looks like the
+// start of header-less movetext ("1.e4", "e4", "h2e2", "炮二平五") rather
+// than stray text such as the xqbase advert after a result
+// ("====", "欢迎访问《象棋百科全书网》"). Chinese words must be whole
+// moves: four characters with a direction (進/进/退/平) third.
+func startsGame(w []byte) bool {
+	if k, _ := classifyWord(w); k == record.MoveNumber {
+		return len(w) > 0 && w[0] >= '0' && w[0] <= '9'
+	}
+	if w[0] < utf8.RuneSelf {
+		s := record.MoveShape(w)
+		return s == record.ShapeChess || s == record.ShapeXiangqi || s == record.ShapeCoordinate
+	}
+	var runes [5]rune
+	n := 0
+	for len(w) > 0 && n < len(runes) {
+		r, size := utf8.DecodeRune(w)
+		runes[n] = r
+		n++
+		w = w[size:]
+	}
+	if len(w) > 0 || n != 4 {
+		return false
+	}
+	if runes[0] >= 0xFF01 && runes[0] <= 0xFF5E {
+		return true // full-width WXF: "Ｃ２＝５", "＋Ｐ＋１"
+	}
+	switch runes[2] {
+	case '進', '进', '退', '平':
+		return record.MoveShape([]byte(string(runes[0]))) == record.ShapeXiangqi
+	}
+	return false
+}
+
+func allDigits(b []byte) bool {
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+func allIn(b []byte, set string) bool {
+	for _, c := range b {
+		ok := false
+		for i := 0; i < len(set); i++ {
+			if c == set[i] {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,163 @@
+// Package xqf reads XQF files, the binary game format of XQStudio
+// (象棋演播室), versions 10 to 18, encrypted ones included (NOTATIONS §7).
+// Each file is one record: header tags, the start position from the piece
+// table, and the variation tree with the main line as ICCS move tokens
+// ("h2e2"), variations and comments kept as movetext elements.
+//
+//	file        what
+//	reader.go   Reader and Parse: header, board, record assembly
+//	header.go   header layout, keys and piece-table decoding
+//	tree.go     the preorder variation tree of move records
+//	emit.go     tree to movetext elements (main line, variations, comments)
+package xqf
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/importer/internal/board"
+	"github.com/xqdb/xqdb/importer/record"
+	"github.com/xqdb/xqdb/importer/textenc"
+)
+
+// MaxFileSize bounds what one XQF file may hold; the largest real ones
+// (classical manuals with thousands of variations) are well under 1 MB.
+const MaxFileSize = 64 << 20
+
+// Reader reads the one record of an XQF stream.
+type Reader struct {
+	// ReuseRecord makes Next return the reader's own *Record, valid
+	// until the next call.
+	ReuseRecord bool
+
+	src  io.Reader
+	name string
+	done bool
+	rec  *record.Record
+	p    parser
+}
+
+// NewReader returns a reader of the XQF file r; name is reported in the
+// record's Source.
+func NewReader(r io.Reader, name string) *Reader { return &Reader{src: r, name: name} }
+
+// Next returns the file's record, then io.EOF. A *ParseError with a
+// non-nil record means the file was read up to a defect (truncated tree,
+// square off the board); with a nil record, nothing usable was found.
+func (r *Reader) Next() (*record.Record, error) {
+	if r.done {
+		return nil, io.EOF
+	}
+	r.done = true
+	data, err := io.ReadAll(io.LimitReader(r.src, MaxFileSize+1))
+	if err != nil {
+		return nil, err
+	}
+	src := record.Source{File: r.name, Game: 1}
+	if len(data) > MaxFileSize {
+		return nil, &record.ParseError{Source: src, Err: fmt.Errorf("xqf: %w (limit %d bytes)", record.ErrRecordTooLarge, MaxFileSize)}
+	}
+	rec := r.rec
+	if rec == nil || !r.ReuseRecord {
+		rec = &record.Record{}
+		if r.ReuseRecord {
+			r.rec = rec
+		}
+	}
+	return r.p.parse(data, src, rec, r.ReuseRecord)
+}
+
+// Parse reads one XQF file held in data into a new record.
+func Parse(data []byte, name string) (*record.Record, error) {
+	var p parser
+	return p.parse(data, record.Source{File: name, Game: 1}, &record.Record{}, false)
+}
+
+// parser keeps the buffers reused from file to file.
+type parser struct {
+	area  []byte
+	nodes []node
+	text  []byte
+	tagb  []byte
+	tagix []int
+	enc   textenc.Encoding
+	err   error // first defect found while emitting
+}
+
+func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse bool) (*record.Record, error) {
+	fail := func(err error) (*record.Record, error) {
+		return nil, &record.ParseError{Source: src, Err: err}
+	}
+	if len(data) < 2 || data[0] != 'X' || data[1] != 'Q' {
+		return fail(fmt.Errorf("xqf: %w: file does not start with \"XQ\"", record.ErrBadMagic))
+	}
+	if len(data) < headerSize {
+		return fail(fmt.Errorf("xqf: %w: header is %d of %d bytes", record.ErrTruncated, len(data), headerSize))
+	}
+	h := data[:headerSize]
+	version := h[offVersion]
+	var k keys
+	if version >= firstVersion {
+		k = newKeys(h)
+	}
+	var b board.Board
+	readBoard(h, version, &k, &b)
+
+	// Decrypt the move area: every byte minus the cycling key stream.
+	p.area = append(p.area[:0], data[headerSize:]...)
+	if version >= firstVersion {
+		for i := range p.area {
+			p.area[i] -= k.stream[i%32]
+		}
+	}
+	var treeErr error
+	p.nodes, treeErr = readTree(p.area, version, &k, p.nodes[:0])
+
+	rec.Reset()
+	rec.Source = src
+	rec.Format = "xqf"
+	rec.Game = engine.Xiangqi
+	rec.NotationHint = engine.ICCS
+	p.enc = textenc.UTF8
+
+	side := byte('w')
+	if len(p.nodes) > 1 && p.nodes[0].child > 0 {
+		first := p.nodes[p.nodes[0].child]
+		side = b.Side(int(first.src/10), int(first.src%10))
+	}
+	rec.FEN = b.FEN(side)
+
+	p.text = p.text[:0]
+	p.tagb, p.tagix, p.err = p.tagb[:0], p.tagix[:0], nil
+	p.headerTags(h)
+	if rec.FEN != board.Start {
+		p.addTag("FEN", []byte(rec.FEN), textenc.UTF8)
+	}
+	p.finishTags(rec)
+	p.emit(rec)
+	if treeErr == nil {
+		treeErr = p.err
+	}
+
+	if p.enc == textenc.UTF8 {
+		rec.Encoding = textenc.GBK.String() // the format's encoding, though all text was ASCII
+	} else {
+		rec.Encoding = p.enc.String()
+	}
+	rec.Raw = data
+	rec.Text = p.text
+	if !reuse {
+		// A record that is not reused must not share the parser's buffers.
+		rec.Text = append([]byte(nil), p.text...)
+	}
+	if treeErr != nil {
+		var pe *record.ParseError
+		if errors.As(treeErr, &pe) {
+			return rec, pe
+		}
+		return rec, &record.ParseError{Source: src, Err: treeErr}
+	}
+	return rec, nil
+}
