@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"slices"
 
 	"github.com/blevesearch/bleve/v2"
@@ -84,28 +83,13 @@ func (s *Store) NewWriter() (*Writer, error) {
 // Added returns how many games this writer stored.
 func (w *Writer) Added() int { return w.added }
 
-// gameHash identifies a game for de-duplication as pgn-extract does: the
-// start position and the whole move sequence (ANCHORS §4).
-func gameHash(g *Game) [16]byte {
-	var h [16]byte
-	binary.BigEndian.PutUint64(h[:8], g.Keys[0]^uint64(g.Game)<<56)
-	f := fnv.New64a()
-	var b [2]byte
-	for _, m := range g.Moves {
-		binary.BigEndian.PutUint16(b[:], games.WireCode(g.Game, m))
-		f.Write(b[:])
-	}
-	binary.BigEndian.PutUint64(h[8:], f.Sum64())
-	return h
-}
-
 // Add stores a game unless the same game (same start, same moves) is
 // already stored.
 func (w *Writer) Add(g *Game) (AddResult, error) {
 	if len(g.Keys) != len(g.Moves)+1 {
 		return AddResult{}, fmt.Errorf("index: game has %d keys for %d moves", len(g.Keys), len(g.Moves))
 	}
-	h := gameHash(g)
+	h := games.GameHash(g.Game, g.Keys[0], g.Moves)
 	if gid, ok := w.hashes[h]; ok {
 		return AddResult{gid, true}, nil
 	}

@@ -77,5 +77,5 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 
 // commands lists the subcommands in the order --help shows them.
 func commands() []*cli.Command {
-	return []*cli.Command{perftCommand, positionCommand}
+	return []*cli.Command{perftCommand, positionCommand, cleanCommand}
 }

@@ -4,7 +4,9 @@
 package games
 
 import (
+	"encoding/binary"
 	"fmt"
+	"hash/fnv"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/xiangqi"
@@ -53,4 +55,20 @@ func FromWireCode(g engine.Game, c uint16) engine.Move {
 		return xiangqi.NewMove(xiangqi.SquareFrom90(int(c>>7)), xiangqi.SquareFrom90(int(c&127)))
 	}
 	return engine.Move(c)
+}
+
+// GameHash identifies a game for de-duplication as pgn-extract does: its
+// start position and its whole move sequence (ANCHORS §4). Equal hashes
+// mean the same game, up to a 64-bit collision.
+func GameHash(g engine.Game, startKey uint64, moves []engine.Move) [16]byte {
+	var h [16]byte
+	binary.BigEndian.PutUint64(h[:8], startKey^uint64(g)<<56)
+	f := fnv.New64a()
+	var b [2]byte
+	for _, m := range moves {
+		binary.BigEndian.PutUint16(b[:], WireCode(g, m))
+		f.Write(b[:])
+	}
+	binary.BigEndian.PutUint64(h[8:], f.Sum64())
+	return h
 }

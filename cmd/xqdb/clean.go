@@ -1,0 +1,335 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/games"
+	"github.com/xqdb/xqdb/importer"
+	"github.com/xqdb/xqdb/importer/pgn"
+	"github.com/xqdb/xqdb/replay"
+)
+
+var cleanCommand = &cli.Command{
+	Name:      "clean",
+	Usage:     "replay every game of archives through the rules; keep the legal ones, report the rest",
+	ArgsUsage: "PATH...",
+	Description: `Reads PGN, XQF and DhtmlXQ files (folders are searched recursively; .gz is
+read transparently; GBK, Big5 and legacy Latin encodings are converted),
+replays every game move by move, and sorts them:
+
+  --out       valid games, as UTF-8 PGN, in their own notation (or --notation)
+  --rejects   rejected records, byte for byte as they were, each after a
+              comment saying why
+  --report    one JSON line per rejected or duplicate game:
+              {"file","game","offset","line","ply","move","kind","reason"}
+              kind: parse, illegal, ambiguous, bad_fen, empty, duplicate
+              (duplicates also carry "duplicate_of")
+
+The summary counts games = valid + rejected + duplicates (empty games are
+rejected games, also counted apart). Output order is input order whatever
+--jobs is. The exit code is 0 even when games were rejected (the report
+says so) unless --strict.
+
+Example:
+   xqdb clean --out good.pgn --rejects bad.pgn --report report.jsonl archive/`,
+	Flags: []cli.Flag{
+		&cli.StringFlag{Name: "game", Aliases: []string{"g"}, Value: "auto", Usage: "auto, xiangqi or chess"},
+		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write valid games here (PGN)"},
+		&cli.StringFlag{Name: "rejects", Usage: "write rejected records here, verbatim"},
+		&cli.StringFlag{Name: "report", Usage: "write a JSON line per rejected or duplicate game here"},
+		&cli.BoolFlag{Name: "dedupe", Usage: "drop repeats of a game already seen (same start, same moves)"},
+		&cli.BoolFlag{Name: "keep-broken", Usage: "keep the legal prefix of a broken game in --out, cut before the error"},
+		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "read moves in this notation, and write --out in it"},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
+		&cli.BoolFlag{Name: "strict", Usage: "exit 1 when any game was rejected"},
+		jsonFlag,
+	},
+	Action: runClean,
+}
+
+// cleanSummary is the --json output of clean.
+type cleanSummary struct {
+	Files      int     `json:"files"`
+	Games      int     `json:"games"`
+	Valid      int     `json:"valid"`
+	Rejected   int     `json:"rejected"`
+	Duplicates int     `json:"duplicates"`
+	Empty      int     `json:"empty"`
+	Plies      int     `json:"plies"`
+	Seconds    float64 `json:"seconds"`
+}
+
+// reportLine is one line of --report.
+type reportLine struct {
+	File        string   `json:"file"`
+	Game        int      `json:"game"`
+	Offset      int64    `json:"offset"`
+	Line        int      `json:"line"`
+	Ply         int      `json:"ply"`
+	Move        string   `json:"move"`
+	Kind        string   `json:"kind"`
+	Reason      string   `json:"reason"`
+	DuplicateOf *gameRef `json:"duplicate_of,omitempty"`
+}
+
+type gameRef struct {
+	File string `json:"file"`
+	Game int    `json:"game"`
+}
+
+// readFlags reads the flags clean, convert and import share.
+func readGameNotation(c *cli.Context) (engine.Game, engine.Notation, error) {
+	var g engine.Game
+	if s := c.String("game"); s != "" && s != "auto" {
+		var err error
+		if g, err = engine.ParseGame(s); err != nil {
+			return 0, 0, usageError{err}
+		}
+	}
+	n, err := engine.ParseNotation(c.String("notation"))
+	if err != nil {
+		return 0, 0, usageError{err}
+	}
+	if g != engine.UnknownGame && n != engine.Auto && n.Game() != g {
+		return 0, 0, usagef("--notation %v is not a %v notation", n, g)
+	}
+	return g, n, nil
+}
+
+func inputFiles(c *cli.Context) ([]string, error) {
+	if c.NArg() == 0 {
+		return nil, usagef("%s: give at least one file or folder", c.Command.Name)
+	}
+	files, err := importer.Files(c.Args().Slice())
+	if err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
+// createOutput opens an output file (nil writer when name is empty).
+func createOutput(name string) (*os.File, error) {
+	if name == "" {
+		return nil, nil
+	}
+	return os.Create(name)
+}
+
+func runClean(c *cli.Context) error {
+	start := time.Now()
+	g, n, err := readGameNotation(c)
+	if err != nil {
+		return err
+	}
+	files, err := inputFiles(c)
+	if err != nil {
+		return err
+	}
+	outF, err := createOutput(c.String("out"))
+	if err != nil {
+		return err
+	}
+	rejF, err := createOutput(c.String("rejects"))
+	if err != nil {
+		return err
+	}
+	repF, err := createOutput(c.String("report"))
+	if err != nil {
+		return err
+	}
+	var out, rej *pgn.Writer
+	var rep *bufio.Writer
+	if outF != nil {
+		defer outF.Close()
+		out = pgn.NewWriter(outF)
+	}
+	if rejF != nil {
+		defer rejF.Close()
+		rej = pgn.NewWriter(rejF)
+	}
+	if repF != nil {
+		defer repF.Close()
+		rep = bufio.NewWriter(repF)
+	}
+	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "clean")
+	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: n}, progress: progress}
+	sum := cleanSummary{Files: len(files)}
+	seen := map[[16]byte]gameRef{}
+	dedupe, keepBroken := c.Bool("dedupe"), c.Bool("keep-broken")
+	report := func(l reportLine) error {
+		if rep == nil {
+			return nil
+		}
+		return writeJSON(rep, l)
+	}
+	err = p.run(c.Context, func(it *item) error {
+		sum.Games++
+		if !it.hasRec || it.err != nil {
+			sum.Rejected++
+			l := rejectLine(it)
+			if l.Kind == "empty" {
+				sum.Empty++
+			}
+			if rej != nil {
+				rej.Comment("xqdb: rejected: " + l.String())
+				if it.hasRec {
+					rej.WriteRaw(it.rec.Raw)
+				} else {
+					rej.EndGame("*")
+				}
+			}
+			if out != nil && keepBroken && it.hasRec && len(it.game.Moves) > 0 {
+				writeGame(out, &it.rec, &it.game, n, l)
+			}
+			return report(l)
+		}
+		if dedupe {
+			h := replay.Hash(&it.game)
+			if first, ok := seen[h]; ok {
+				sum.Duplicates++
+				src := it.rec.Source
+				return report(reportLine{File: src.File, Game: src.Game, Offset: src.Offset, Line: src.Line,
+					Kind: "duplicate", Reason: fmt.Sprintf("same start and moves as %s game %d", first.File, first.Game), DuplicateOf: &first})
+			}
+			seen[h] = gameRef{it.rec.Source.File, it.rec.Source.Game}
+		}
+		sum.Valid++
+		sum.Plies += len(it.game.Moves)
+		if out != nil {
+			writeGame(out, &it.rec, &it.game, n, reportLine{})
+		}
+		return nil
+	})
+	finish()
+	for _, w := range []*pgn.Writer{out, rej} {
+		if w != nil {
+			if ferr := w.Flush(); err == nil {
+				err = ferr
+			}
+		}
+	}
+	if rep != nil {
+		if ferr := rep.Flush(); err == nil {
+			err = ferr
+		}
+	}
+	if err != nil {
+		return err
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	if c.Bool("json") {
+		if err := writeJSON(c.App.Writer, sum); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(c.App.Writer, "files %d, games %d: %d valid, %d rejected (%d empty), %d duplicates; %d plies in %.1fs\n",
+			sum.Files, sum.Games, sum.Valid, sum.Rejected, sum.Empty, sum.Duplicates, sum.Plies, sum.Seconds)
+	}
+	if c.Bool("strict") && sum.Rejected > 0 {
+		return cli.Exit(fmt.Sprintf("%d games rejected (--strict)", sum.Rejected), exitFailure)
+	}
+	return nil
+}
+
+func (l reportLine) String() string {
+	s := l.File
+	if l.Line > 0 {
+		s += ":" + strconv.Itoa(l.Line)
+	}
+	s += fmt.Sprintf(": game %d", l.Game)
+	if l.Ply > 0 {
+		s += fmt.Sprintf(": ply %d %q", l.Ply, l.Move)
+	}
+	return s + ": " + l.Kind + ": " + l.Reason
+}
+
+// rejectLine describes why an item was rejected.
+func rejectLine(it *item) reportLine {
+	var ge *replay.GameError
+	if errors.As(it.err, &ge) {
+		return reportLine{File: ge.File, Game: ge.Game, Offset: ge.Offset, Line: ge.Line, Ply: ge.Ply, Move: ge.Move,
+			Kind: replay.Kind(ge.Err), Reason: ge.Err.Error()}
+	}
+	l := reportLine{File: it.file, Kind: "parse"}
+	if it.readErr != nil {
+		l.Reason = it.readErr.Error()
+	}
+	var pe *importer.ParseError
+	if errors.As(it.readErr, &pe) {
+		l.File, l.Game, l.Offset, l.Line = pe.Source.File, pe.Source.Game, pe.Source.Offset, pe.Source.Line
+		l.Reason = pe.Err.Error()
+	}
+	return l
+}
+
+// writeGame writes a valid game (or, with cut set, the legal prefix of a
+// broken one): as read when n is Auto, else with its main line in n.
+func writeGame(w *pgn.Writer, rec *importer.Record, g *replay.Game, n engine.Notation, cut reportLine) {
+	var extra []importer.Tag
+	if g.Game == engine.Xiangqi && rec.Tag("Game") == "" {
+		extra = append(extra, importer.Tag{Name: "Game", Value: "Chinese Chess"})
+	}
+	if g.StartFEN != "" && rec.Tag("FEN") == "" {
+		if g.Game == engine.Chess {
+			extra = append(extra, importer.Tag{Name: "SetUp", Value: "1"})
+		}
+		extra = append(extra, importer.Tag{Name: "FEN", Value: g.StartFEN})
+	}
+	if n == engine.Auto && cut.Kind == "" {
+		w.WriteRecord(rec, extra...)
+		return
+	}
+	w.WriteTags(append(append([]importer.Tag(nil), rec.Tags...), extra...))
+	pos, err := games.New(g.Game, g.StartFEN)
+	if err != nil {
+		return
+	}
+	for i, m := range g.Moves {
+		if pos.SideToMove() == engine.First || i == 0 {
+			num := strconv.Itoa(fullMoveNumber(pos))
+			if pos.SideToMove() == engine.First {
+				w.Word(num + ".")
+			} else {
+				w.Word(num + "...")
+			}
+		}
+		if n == engine.Auto {
+			w.Word(string(rec.MoveText(i)))
+		} else {
+			w.Word(pos.FormatMove(m, n))
+		}
+		pos.Make(m)
+	}
+	result := g.Result.String()
+	if cut.Kind != "" {
+		w.Comment(fmt.Sprintf("xqdb: cut before ply %d %q: %s", cut.Ply, cut.Move, cut.Reason))
+		result = "*"
+	}
+	w.EndGame(result)
+}
+
+// fullMoveNumber reads the move number field of a position's FEN.
+func fullMoveNumber(p engine.Position) int {
+	f := p.FEN()
+	i := len(f) - 1
+	for i >= 0 && f[i] != ' ' {
+		i--
+	}
+	n, err := strconv.Atoi(f[i+1:])
+	if err != nil {
+		return 1
+	}
+	return n
+}
+
+var _ io.Writer = (*os.File)(nil)

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/xqdb/xqdb/importer"
+	"github.com/xqdb/xqdb/replay"
+)
+
+// item is one record on its way through the pipeline, with what reading
+// and replaying it gave.
+type item struct {
+	seq     int
+	file    string
+	rec     importer.Record // owned copy (when hasRec)
+	hasRec  bool
+	readErr error // a *importer.ParseError, or an I/O error of the file
+	game    replay.Game
+	err     error // the replay error, a *replay.GameError
+}
+
+// pipeline reads every record of its files, replays them on several
+// workers and hands the results to a sink in input order, whatever the
+// number of workers: clean, convert and import all run on it.
+type pipeline struct {
+	files    []string
+	jobs     int
+	replayer replay.Replayer
+	// progress, when set, is told how many input bytes each record took.
+	progress func(n int64)
+}
+
+func (p *pipeline) run(ctx context.Context, sink func(*item) error) error {
+	jobs := max(p.jobs, 1)
+	pool := make(chan *item, 8*jobs+16)
+	for i := 0; i < cap(pool); i++ {
+		pool <- &item{}
+	}
+	work := make(chan *item, cap(pool))
+	done := make(chan *item, cap(pool))
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	var readErr error
+	go func() { // reader: files in order, records in order
+		defer close(work)
+		readErr = p.read(ctx, pool, work)
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rp := p.replayer
+			for it := range work {
+				if it.hasRec {
+					it.err = rp.Replay(&it.rec, &it.game)
+				}
+				done <- it
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(done) }()
+
+	// Collector: results come back in any order; release them in order.
+	pending := map[int]*item{}
+	next := 0
+	var sinkErr error
+	for it := range done {
+		pending[it.seq] = it
+		for {
+			cur, ok := pending[next]
+			if !ok {
+				break
+			}
+			delete(pending, next)
+			next++
+			if sinkErr == nil {
+				if sinkErr = sink(cur); sinkErr != nil {
+					cancel()
+				}
+			}
+			pool <- cur
+		}
+	}
+	if sinkErr != nil {
+		return sinkErr
+	}
+	return readErr
+}
+
+func (p *pipeline) read(ctx context.Context, pool, work chan *item) error {
+	seq := 0
+	emit := func(fill func(*item)) bool {
+		var it *item
+		select {
+		case it = <-pool:
+		case <-ctx.Done():
+			return false
+		}
+		*it = item{seq: seq, rec: it.rec, game: it.game}
+		seq++
+		fill(it)
+		work <- it
+		return true
+	}
+	for _, f := range p.files {
+		r, err := importer.Open(f)
+		if err != nil {
+			if !emit(func(it *item) { it.file, it.readErr = f, err }) {
+				return ctx.Err()
+			}
+			continue
+		}
+		r.ReuseRecord = true
+		for {
+			rec, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			var pe *importer.ParseError
+			sticky := err != nil && !errors.As(err, &pe)
+			ok := emit(func(it *item) {
+				it.file, it.readErr = f, err
+				if rec != nil {
+					copyRecord(&it.rec, rec)
+					it.hasRec = true
+				}
+			})
+			if !ok {
+				r.Close()
+				return ctx.Err()
+			}
+			if p.progress != nil && rec != nil {
+				p.progress(int64(len(rec.Raw)))
+			}
+			if sticky {
+				break
+			}
+		}
+		r.Close()
+	}
+	return nil
+}
+
+// copyRecord deep-copies src into dst, reusing dst's buffers: readers
+// reuse their record, and the pipeline keeps many in flight.
+func copyRecord(dst, src *importer.Record) {
+	tags, moves, elems, raw, text := dst.Tags[:0], dst.Moves[:0], dst.Elements[:0], dst.Raw[:0], dst.Text[:0]
+	*dst = *src
+	for _, t := range src.Tags {
+		tags = append(tags, importer.Tag{Name: strings.Clone(t.Name), Value: strings.Clone(t.Value)})
+	}
+	dst.Tags = tags
+	dst.Moves = append(moves, src.Moves...)
+	dst.Elements = append(elems, src.Elements...)
+	dst.Raw = append(raw, src.Raw...)
+	dst.Text = append(text, src.Text...)
+	dst.Source.File = src.Source.File
+	dst.FEN = strings.Clone(src.FEN)
+	dst.Result = strings.Clone(src.Result)
+	dst.Variant = strings.Clone(src.Variant)
+	dst.Encoding = strings.Clone(src.Encoding)
+	dst.Format = strings.Clone(src.Format)
+}

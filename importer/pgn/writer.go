@@ -1,0 +1,121 @@
+package pgn
+
+import (
+	"bufio"
+	"io"
+	"strings"
+
+	"github.com/xqdb/xqdb/importer/record"
+)
+
+// lineWidth is where movetext lines wrap (the PGN export format says 80).
+const lineWidth = 79
+
+// Writer writes games as UTF-8 PGN, one after another, a blank line apart.
+type Writer struct {
+	w   *bufio.Writer
+	col int
+}
+
+// NewWriter returns a Writer on w; call Flush when done.
+func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 1<<16)} }
+
+// Flush writes any buffered data.
+func (w *Writer) Flush() error { return w.w.Flush() }
+
+// WriteTags writes a tag section, escaping quotes and backslashes.
+func (w *Writer) WriteTags(tags []record.Tag) {
+	for _, t := range tags {
+		w.w.WriteByte('[')
+		w.w.WriteString(t.Name)
+		w.w.WriteString(` "`)
+		for i := 0; i < len(t.Value); i++ {
+			if c := t.Value[i]; c == '"' || c == '\\' {
+				w.w.WriteByte('\\')
+			}
+			w.w.WriteByte(t.Value[i])
+		}
+		w.w.WriteString("\"]\n")
+	}
+	w.w.WriteByte('\n')
+	w.col = 0
+}
+
+// Word writes one movetext word, wrapping lines.
+func (w *Writer) Word(s string) {
+	if w.col > 0 && w.col+1+len(s) > lineWidth {
+		w.w.WriteByte('\n')
+		w.col = 0
+	}
+	if w.col > 0 {
+		w.w.WriteByte(' ')
+		w.col++
+	}
+	w.w.WriteString(s)
+	w.col += len(s)
+}
+
+// Comment writes a brace comment (braces inside are dropped: PGN comments
+// cannot nest).
+func (w *Writer) Comment(s string) {
+	s = strings.NewReplacer("{", "(", "}", ")").Replace(s)
+	w.Word("{" + strings.TrimSpace(s) + "}")
+}
+
+// EndGame writes the termination marker and the blank line after a game.
+func (w *Writer) EndGame(result string) {
+	if result == "" {
+		result = "*"
+	}
+	w.Word(result)
+	w.w.WriteString("\n\n")
+	w.col = 0
+}
+
+// WriteRecord writes a record as read: its tags, then its movetext
+// re-emitted element by element (moves as written, comments, NAGs,
+// variations), in UTF-8. extra tags are appended to the tag section.
+func (w *Writer) WriteRecord(rec *record.Record, extra ...record.Tag) {
+	tags := rec.Tags
+	if len(extra) > 0 {
+		tags = append(append([]record.Tag(nil), rec.Tags...), extra...)
+	}
+	w.WriteTags(tags)
+	result := ""
+	for _, e := range rec.Elements {
+		text := string(rec.TokenText(e))
+		switch e.Kind {
+		case record.Comment:
+			w.Comment(text)
+		case record.LineComment:
+			w.Comment(text)
+		case record.Result:
+			if e.Depth == 0 {
+				result = text
+			}
+		case record.VariationStart:
+			w.Word("(")
+		case record.VariationEnd:
+			w.Word(")")
+		default:
+			w.Word(text)
+		}
+	}
+	if result == "" {
+		result = rec.Result
+	}
+	if result == "" {
+		result = rec.Tag("Result")
+	}
+	w.EndGame(result)
+}
+
+// WriteRaw writes bytes as they are, then a blank line.
+func (w *Writer) WriteRaw(b []byte) {
+	w.w.Write(b)
+	if !strings.HasSuffix(string(b), "\n") {
+		w.w.WriteByte('\n')
+	}
+	w.w.WriteByte('\n')
+	w.col = 0
+}

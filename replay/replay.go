@@ -1,0 +1,150 @@
+package replay
+
+import (
+	"fmt"
+	"strings"
+	"unsafe"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/games"
+	"github.com/xqdb/xqdb/importer"
+)
+
+// Game is a record replayed through the rules.
+type Game struct {
+	Game     engine.Game
+	StartFEN string // "" for the standard start
+	Notation engine.Notation
+	Moves    []engine.Move
+	// Keys holds the key of the position before each ply and after the
+	// last: len(Keys) == len(Moves)+1.
+	Keys []uint64
+	// Final is the position after the last move.
+	Final engine.Position
+	// Status is how the final position stands (mate, stalemate, ongoing).
+	Status engine.Status
+	// Result is the record's Result tag, else its termination marker.
+	Result engine.Result
+}
+
+// Replayer validates records. It is not safe for concurrent use: give
+// each worker its own.
+type Replayer struct {
+	// Game forces the game of every record (UnknownGame: as detected).
+	Game engine.Game
+	// Notation forces the move notation (Auto: detected per game).
+	Notation engine.Notation
+}
+
+// byteParser is implemented by engines that parse a move token from bytes
+// without allocating.
+type byteParser interface {
+	ParseMoveBytes(tok []byte, n engine.Notation) (engine.Move, error)
+}
+
+// Replay validates rec into out (whose slices are reused). The error, if
+// any, is a *GameError.
+func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
+	out.Moves, out.Keys = out.Moves[:0], out.Keys[:0]
+	out.Status, out.Final = engine.Ongoing, nil
+	src := rec.Source
+	g := rec.Game
+	if r.Game != engine.UnknownGame {
+		g = r.Game
+	}
+	if rec.IsVariant() {
+		return newError(src, fmt.Errorf("%w %q", ErrUnsupported, rec.Variant))
+	}
+	if g == engine.UnknownGame {
+		if len(rec.Moves) == 0 {
+			return newError(src, ErrEmpty)
+		}
+		return newError(src, fmt.Errorf("%w: cannot tell whether it is xiangqi or chess", ErrParse))
+	}
+	out.Game = g
+	out.Result = resultOf(rec)
+	out.StartFEN = rec.FEN
+	pos, err := games.New(g, rec.FEN)
+	if err != nil {
+		return newError(src, err)
+	}
+	if isStandardStart(g, pos) {
+		out.StartFEN = ""
+	}
+	out.Final = pos
+	if len(rec.Moves) == 0 {
+		return newError(src, ErrEmpty)
+	}
+	n := r.Notation
+	if n == engine.Auto {
+		n = rec.NotationHint
+	}
+	if n == engine.Auto {
+		n = detectNotation(g, pos, rec)
+	}
+	out.Notation = n
+	bp, _ := pos.(byteParser)
+	out.Keys = append(out.Keys, pos.Key())
+	for i := range rec.Moves {
+		tok := rec.MoveText(i)
+		var m engine.Move
+		if bp != nil {
+			m, err = bp.ParseMoveBytes(tok, n)
+		} else {
+			m, err = pos.ParseMove(unsafe.String(unsafe.SliceData(tok), len(tok)), n)
+		}
+		if err != nil {
+			e := newError(src, err)
+			e.Ply, e.Move = i+1, string(tok)
+			if t := rec.Moves[i]; t.Line > 0 {
+				e.Line, e.Offset = int(t.Line), t.Offset
+			} else {
+				e.Offset = t.Offset
+			}
+			return e
+		}
+		pos.Make(m)
+		out.Moves = append(out.Moves, m)
+		out.Keys = append(out.Keys, pos.Key())
+	}
+	out.Status = pos.Status()
+	return nil
+}
+
+// resultOf reads the Result tag, falling back on the movetext marker.
+func resultOf(rec *importer.Record) engine.Result {
+	if res, ok := engine.ParseResult(rec.Tag("Result")); ok && res != engine.NoResult {
+		return res
+	}
+	res, _ := engine.ParseResult(rec.Result)
+	return res
+}
+
+func isStandardStart(g engine.Game, p engine.Position) bool {
+	start, err := games.New(g, "")
+	return err == nil && start.Key() == p.Key() && positionPart(start.FEN()) == positionPart(p.FEN())
+}
+
+// positionPart drops a FEN's move counters.
+func positionPart(fen string) string {
+	f := strings.Fields(fen)
+	if len(f) > 4 {
+		f = f[:4]
+	}
+	return strings.Join(f, " ")
+}
+
+// detectNotation picks the notation of a game's moves. Chess tokens are
+// recognised per move (SAN or UCI) by the engine; for Xiangqi the first
+// tokens decide, trying each notation they could be in and keeping the
+// one whose moves replay legally (NOTATIONS §5: WXF and Vietnamese share
+// letters).
+func detectNotation(g engine.Game, pos engine.Position, rec *importer.Record) engine.Notation {
+	if g != engine.Xiangqi {
+		return engine.Auto
+	}
+	return detectXiangqi(pos, rec)
+}
+
+// Hash identifies a game for de-duplication (games.GameHash).
+func Hash(g *Game) [16]byte { return games.GameHash(g.Game, g.Keys[0], g.Moves) }
