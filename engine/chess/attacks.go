@@ -70,7 +70,8 @@ func slideAttacks(s Square, occ uint64, dirs *[4][2]int) uint64 {
 	return a
 }
 
-func init() {
+// initAttacks fills the tables; see init.go for the order of set-up.
+func initAttacks() {
 	initLeapers()
 	initSliders(rookMagics[:], rookTable[:], &rookMagicNumbers, &rookDirs)
 	initSliders(bishopMagics[:], bishopTable[:], &bishopMagicNumbers, &bishopDirs)

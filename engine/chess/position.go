@@ -42,13 +42,8 @@ func (p *Position) Reset() {
 	p.hist = p.hist[:0]
 }
 
-var startBoard = func() board {
-	b, err := parseBoard(StartFEN)
-	if err != nil {
-		panic("chess: start position: " + err.Error())
-	}
-	return b
-}()
+// startBoard is the start position, set up by init (init.go).
+var startBoard board
 
 func newPosition(b board) *Position {
 	return &Position{b: b, hist: make([]histEntry, 0, historyCap)}

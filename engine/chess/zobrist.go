@@ -13,7 +13,8 @@ var (
 	zTurn   uint64         // XORed in when White is to move
 )
 
-func init() {
+// initZobrist fills the key tables from polyglotRandom.
+func initZobrist() {
 	for pt := Pawn; pt <= King; pt++ {
 		for c := White; c <= Black; c++ {
 			kind := 2*int(pt-1) + 1 - int(c) // black even, white odd
