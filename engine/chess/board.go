@@ -37,8 +37,8 @@ type board struct {
 	occ  [2]uint64  // by colour
 	sq   [64]Piece
 	key  uint64
+	full uint32 // fullmove number
 	half uint16 // halfmove clock (plies since the last capture or pawn move)
-	full uint16 // fullmove number
 	side engine.Color
 	// castle is the set of castling rights (castleWK…).
 	castle uint8

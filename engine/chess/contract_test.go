@@ -140,6 +140,17 @@ func TestResetReusesPosition(t *testing.T) {
 	}
 }
 
+func TestSetFEN(t *testing.T) {
+	p := NewStart()
+	play(t, p, "e4")
+	if err := p.SetFEN(perftPositions[2]); err != nil || p.FEN() != perftPositions[2] || p.Ply() != 0 {
+		t.Errorf("SetFEN: %v, %s ply %d", err, p.FEN(), p.Ply())
+	}
+	if err := p.SetFEN("bad"); err == nil || p.FEN() != perftPositions[2] {
+		t.Errorf("SetFEN(bad): %v, position now %s", err, p.FEN())
+	}
+}
+
 func TestHistoryAccessors(t *testing.T) {
 	p := NewStart()
 	play(t, p, "e4", "e5", "Nf3")

@@ -12,7 +12,7 @@ import (
 // (KQkq in any order, or -), e.p. square (or -), halfmove clock and
 // fullmove number. The two counters may be left out (as in EPD); they
 // default to 0 and 1. A fullmove number of 0, written by some tools, reads
-// as 1.
+// as 1. The halfmove clock must fit 0–65535, the fullmove number 31 bits.
 //
 // It returns ErrBadFEN (wrapped, saying why) for text that is not a FEN and
 // for positions that cannot arise in a game: a side without exactly one
@@ -131,11 +131,11 @@ func parseBoard(s string) (board, error) {
 		b.half = uint16(n)
 	}
 	if len(f) > 5 {
-		n, err := strconv.ParseUint(f[5], 10, 16)
+		n, err := strconv.ParseUint(f[5], 10, 31)
 		if err != nil {
-			return b, badFEN(s, "fullmove number %q is not a number from 1 to 65535", f[5])
+			return b, badFEN(s, "fullmove number %q is not a number from 1 to 2147483647", f[5])
 		}
-		b.full = max(uint16(n), 1)
+		b.full = max(uint32(n), 1)
 	}
 	if err := b.validate(s); err != nil {
 		return b, err

@@ -17,6 +17,28 @@ const perftNormalLimit = 10_000_000
 
 func longTests() bool { return os.Getenv("XQDB_LONG") == "1" }
 
+// TestPerftKnownPositions needs no shared data: the chessprogramming wiki's
+// "Perft Results" positions 1–6 at small depths.
+func TestPerftKnownPositions(t *testing.T) {
+	want := [][]uint64{
+		{20, 400, 8902, 197281},
+		{48, 2039, 97862},
+		{14, 191, 2812, 43238, 674624},
+		{6, 264, 9467, 422333},
+		{6, 264, 9467, 422333},
+		{44, 1486, 62379},
+		{46, 2079, 89890},
+	}
+	for i, fen := range perftPositions {
+		p := mustFEN(t, fen)
+		for d, n := range want[i] {
+			if got := p.Perft(d + 1); got != n {
+				t.Errorf("%s depth %d: Perft = %d, want %d", fen, d+1, got, n)
+			}
+		}
+	}
+}
+
 // TestPerftTable checks every row of the shared perft table
 // (chessprogramming wiki positions 1–6): up to 10 M nodes normally, all
 // rows with XQDB_LONG=1.

@@ -42,6 +42,18 @@ func (p *Position) Reset() {
 	p.hist = p.hist[:0]
 }
 
+// SetFEN sets p to the position of a FEN (see ParseFEN) and clears its
+// history, keeping its buffers. On error p is unchanged.
+func (p *Position) SetFEN(fen string) error {
+	b, err := parseBoard(fen)
+	if err != nil {
+		return err
+	}
+	p.b = b
+	p.hist = p.hist[:0]
+	return nil
+}
+
 // startBoard is the start position, set up by init (init.go).
 var startBoard board
 

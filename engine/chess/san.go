@@ -22,7 +22,8 @@ import (
 //     missing when only one move fits; a capture mark x (or :) may be missing
 //     or extra; the captured piece may be named (Bb4xNc3);
 //   - long algebraic and UCI: Ng1-f3, Ng1f3, e2-e4, e2e4, e7e8q, e1g1, and
-//     castling as king-takes-own-rook (e1h1, Ke1h1, Kxh1);
+//     castling as king-takes-own-rook (e1h1, Ke1h1, Kxh1) or as the king's
+//     step (Kg1, since a king on e1 reaches g1 only by castling);
 //   - pawn captures without rank or mark: ed5, exd, ed;
 //   - piece letters in lower case (nf3, qxd4), and figurines (♘f3). A
 //     lower-case b alone before the destination (bxc3, bc3) is read as a
