@@ -36,6 +36,27 @@
 //	uci.go             UCI in and out
 //	notation.go        ParseMove and FormatMove: notation dispatch
 //	status.go          check, mate, stalemate, dead position, repetition
+//	gen_*.go           generators (go generate; build-ignored)
+//
+// Tests read real data from ../shared/data/chess (enginetest.SharedData:
+// skipped when absent, failures under CI=true) and cross-check perft
+// divides with Stockfish (stockfish_test.go; skipped without it, failure
+// under CI=true). XQDB_LONG=1 adds the deep perft rows, all of random.perft
+// and a replay of all 164,103 pgnmentor games (about 1.5 minutes).
+//
+//	test file           what
+//	rules_test.go       RULES C2–C4: castling, e.p., promotion, pins, checks
+//	status_test.go      RULES C4–C5: mate, stalemate, dead material, repetition, clocks
+//	fen_test.go         FEN/EPD validation, canonical output, the e.p. field
+//	zobrist_test.go     Polyglot table, spec vectors, lila's golden keys
+//	perft_test.go       perft suites; make/unmake key and FEN checks; playouts
+//	san_test.go         SAN out and lenient SAN in; notnil and PGN fixtures
+//	realgames_test.go   SAN/UCI round trip and replay on master games
+//	stockfish_test.go   perft divide against Stockfish on sampled game positions
+//	contract_test.go    engine.Position contract, move layout, Polyglot moves
+//	alloc_test.go       zero allocations on the hot paths
+//	fuzz_test.go        FuzzParseFEN, FuzzParseMove
+//	bench_test.go       benchmarks (nodes/s); driver of bench/perft-chess.sh
 package chess
 
 //go:generate go run gen_random.go -in ../../../shared/data/chess/polyglot_random64.txt -out polyglot_random.go
