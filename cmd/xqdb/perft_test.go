@@ -52,3 +52,18 @@ func TestPerftUsageErrors(t *testing.T) {
 		t.Errorf("bad FEN: exit %d (%s), want %d naming the missing general", code, errOut, exitFailure)
 	}
 }
+
+func TestPerftChess(t *testing.T) {
+	code, out, errOut := runCLI(t, "perft", "--game", "chess", "--fen",
+		"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", "--depth", "2", "--divide", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res perftResult
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Nodes != 2039 || len(res.Divide) != 48 || res.Divide["e1g1"] == 0 {
+		t.Fatalf("kiwipete depth 2: %d nodes, %d moves (e1g1 %d); want 2039, 48", res.Nodes, len(res.Divide), res.Divide["e1g1"])
+	}
+}

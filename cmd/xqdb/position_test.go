@@ -46,3 +46,24 @@ func TestPositionCheckmate(t *testing.T) {
 		t.Fatalf("got %+v, want checkmate", res)
 	}
 }
+
+func TestPositionChess(t *testing.T) {
+	code, out, errOut := runCLI(t, "position", "--game", "chess", "--moves", "e4 e5 Qh5 Nc6 Bc4 Nf6 Qxf7#", "--json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var res struct {
+		positionResult
+		LegalMoves []map[string]string `json:"legal_moves"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Side != "black" || res.Status != "checkmate" || !res.InCheck || len(res.LegalMoves) != 0 {
+		t.Fatalf("scholar's mate: %+v", res)
+	}
+	code, out, _ = runCLI(t, "position", "--game", "chess", "--json")
+	if code != exitOK || !strings.Contains(out, `"san":"Nf3","uci":"g1f3"`) || !strings.Contains(out, `"key":"463b96181691fc9c"`) {
+		t.Fatalf("start position JSON lacks Nf3/g1f3 or the Polyglot start key: %s", out)
+	}
+}

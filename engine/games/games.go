@@ -9,6 +9,7 @@ import (
 	"hash/fnv"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/chess"
 	"github.com/xqdb/xqdb/engine/xiangqi"
 )
 
@@ -22,7 +23,10 @@ func New(g engine.Game, fen string) (engine.Position, error) {
 		}
 		return xiangqi.ParseFEN(fen)
 	case engine.Chess:
-		return newChess(fen)
+		if fen == "" {
+			return chess.NewStart(), nil
+		}
+		return chess.ParseFEN(fen)
 	}
 	return nil, fmt.Errorf("games: no engine for game %v", g)
 }
@@ -33,7 +37,7 @@ func StartFEN(g engine.Game) string {
 	case engine.Xiangqi:
 		return xiangqi.StartFEN
 	case engine.Chess:
-		return chessStartFEN
+		return chess.StartFEN
 	}
 	return ""
 }
