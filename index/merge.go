@@ -39,9 +39,7 @@ func (s *Store) lookupHash(h [16]byte) (uint32, bool, error) {
 // then become garbage that cleanPending removes (also after a crash).
 func (s *Store) mergeRuns() error {
 	run := s.man.NextRun
-	s.man.NextRun++
-	s.man.Pending = run
-	if err := s.saveManifest(); err != nil {
+	if err := s.updateManifest(func(m *manifest) { m.NextRun++; m.Pending = run }); err != nil {
 		return err
 	}
 	wb := s.db.NewWriteBatch()
@@ -58,8 +56,8 @@ func (s *Store) mergeRuns() error {
 	if err := wb.Flush(); err != nil {
 		return err
 	}
-	s.man.LiveRuns = []uint32{run}
-	if err := s.saveManifest(); err != nil { // commit point; Pending stays set
+	// The commit point; Pending stays set so cleanPending removes the old runs.
+	if err := s.updateManifest(func(m *manifest) { m.LiveRuns = []uint32{run} }); err != nil {
 		return err
 	}
 	return s.cleanPending()

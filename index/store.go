@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/dgraph-io/badger/v4"
@@ -59,6 +60,8 @@ type manifest struct {
 	NextRun  uint32   `json:"next_run"`
 	LiveRuns []uint32 `json:"live_runs"`
 	Pending  uint32   `json:"pending,omitempty"`
+	// MetaUpTo: games below it have their Bleve document.
+	MetaUpTo uint32 `json:"meta_up_to"`
 }
 
 func (m *manifest) live(run uint32) bool { return slices.Contains(m.LiveRuns, run) }
@@ -70,6 +73,9 @@ type Store struct {
 	db   *badger.DB
 	meta bleve.Index
 	man  manifest
+	// manMu guards the manifest writes of the import goroutine and the
+	// background metadata indexer.
+	manMu sync.Mutex
 
 	attrs []Attrs // loaded on first use by readers
 }
@@ -167,9 +173,13 @@ func (s *Store) loadManifest() error {
 	})
 }
 
-// saveManifest writes the manifest in its own synced transaction: the
-// commit point of a run.
-func (s *Store) saveManifest() error {
+// updateManifest changes the manifest and writes it in its own synced
+// transaction: the commit point of a run. Every change to s.man goes
+// through here, under manMu.
+func (s *Store) updateManifest(change func(m *manifest)) error {
+	s.manMu.Lock()
+	defer s.manMu.Unlock()
+	change(&s.man)
 	b, err := json.Marshal(&s.man)
 	if err != nil {
 		return err
@@ -178,6 +188,16 @@ func (s *Store) saveManifest() error {
 		return err
 	}
 	return s.db.Sync()
+}
+
+func (s *Store) metaUpTo() uint32 {
+	s.manMu.Lock()
+	defer s.manMu.Unlock()
+	return max(s.man.MetaUpTo, 1)
+}
+
+func (s *Store) setMetaUpTo(gid uint32) error {
+	return s.updateManifest(func(m *manifest) { m.MetaUpTo = max(m.MetaUpTo, gid) })
 }
 
 // Games returns how many games the store holds.
@@ -208,8 +228,7 @@ func (s *Store) cleanPending() error {
 	if err := wb.Flush(); err != nil {
 		return err
 	}
-	s.man.Pending = 0
-	return s.saveManifest()
+	return s.updateManifest(func(m *manifest) { m.Pending = 0 })
 }
 
 func (s *Store) isGarbage(k []byte, item *badger.Item) bool {

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/dgraph-io/badger/v4"
 
@@ -52,11 +51,17 @@ type Writer struct {
 	occ     []occurrence
 	recs    []pendingGame
 	hashes  map[[16]byte]uint32
-	batch   *bleve.Batch
+	meta    *metaIndexer
 	popular map[statsSetKey]struct{} // positions with stats entries, loaded on first flush
-	scratch [256]engine.Move
-	keyIdx  []int32
+	docs    []pendingDoc
 	added   int
+}
+
+// pendingDoc is a game whose metadata document is still to be indexed.
+type pendingDoc struct {
+	gid   uint32
+	rec   *Record
+	attrs Attrs
 }
 
 type pendingGame struct {
@@ -77,41 +82,77 @@ func (s *Store) NewWriter() (*Writer, error) {
 	if !ok {
 		return nil, errors.New("index: unexpected metadata mapping")
 	}
-	return &Writer{s: s, im: im, next: s.man.NextGid, hashes: map[[16]byte]uint32{}, batch: s.meta.NewBatch()}, nil
+	w := &Writer{s: s, im: im, next: s.man.NextGid, hashes: map[[16]byte]uint32{}}
+	w.meta = startMetaIndexer(s, im)
+	if err := w.meta.catchUp(); err != nil {
+		w.meta.close()
+		return nil, err
+	}
+	return w, nil
 }
 
 // Added returns how many games this writer stored.
 func (w *Writer) Added() int { return w.added }
 
+// Prepared is a game made ready for storing by Prepare: the CPU-heavy,
+// order-independent work, which import workers do in parallel.
+type Prepared struct {
+	rec   *Record
+	hash  [16]byte
+	bytes []byte
+	attrs Attrs
+	occ   []occurrence // gid filled in by AddPrepared
+}
+
+// Prepare encodes a game for AddPrepared. It is safe for concurrent use.
+func Prepare(g *Game) (*Prepared, error) {
+	if len(g.Keys) != len(g.Moves)+1 {
+		return nil, fmt.Errorf("index: game has %d keys for %d moves", len(g.Keys), len(g.Moves))
+	}
+	var scratch [256]engine.Move
+	b, err := encodeRecord(nil, &g.Record, scratch[:])
+	if err != nil {
+		return nil, err
+	}
+	rec := g.Record
+	a := attrsOf(&rec)
+	return &Prepared{rec: &rec, hash: games.GameHash(g.Game, g.Keys[0], g.Moves), bytes: b, attrs: a, occ: occurrencesOf(g, a)}, nil
+}
+
+// Positions returns how many distinct positions the game adds to the index.
+func (p *Prepared) Positions() int { return len(p.occ) }
+
 // Add stores a game unless the same game (same start, same moves) is
 // already stored.
 func (w *Writer) Add(g *Game) (AddResult, error) {
-	if len(g.Keys) != len(g.Moves)+1 {
-		return AddResult{}, fmt.Errorf("index: game has %d keys for %d moves", len(g.Keys), len(g.Moves))
+	p, err := Prepare(g)
+	if err != nil {
+		return AddResult{}, err
 	}
-	h := games.GameHash(g.Game, g.Keys[0], g.Moves)
-	if gid, ok := w.hashes[h]; ok {
+	return w.AddPrepared(p)
+}
+
+// AddPrepared stores a prepared game unless it is already stored. Games
+// get their ids in the order they are added.
+func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
+	if gid, ok := w.hashes[p.hash]; ok {
 		return AddResult{gid, true}, nil
 	}
-	if gid, ok, err := w.s.lookupHash(h); err != nil {
+	if gid, ok, err := w.s.lookupHash(p.hash); err != nil {
 		return AddResult{}, err
 	} else if ok {
 		return AddResult{gid, true}, nil
 	}
 	gid := w.next
-	rec, err := encodeRecord(nil, &g.Record, w.scratch[:])
-	if err != nil {
-		return AddResult{}, err
-	}
 	w.next++
-	w.hashes[h] = gid
-	w.recs = append(w.recs, pendingGame{gid, rec, h})
-	a := attrsOf(&g.Record)
-	w.s.setAttrs(gid, a)
-	w.addOccurrences(g, gid, a)
-	if err := w.batch.IndexAdvanced(metaDoc(w.im, gid, &g.Record, a)); err != nil {
-		return AddResult{}, err
+	w.hashes[p.hash] = gid
+	w.recs = append(w.recs, pendingGame{gid, p.bytes, p.hash})
+	w.s.setAttrs(gid, p.attrs)
+	for _, o := range p.occ {
+		o.gid = gid
+		w.occ = append(w.occ, o)
 	}
+	w.docs = append(w.docs, pendingDoc{gid, p.rec, p.attrs})
 	w.added++
 	if len(w.recs) >= w.s.opts.RunGames {
 		return AddResult{Gid: gid}, w.Flush()
@@ -146,15 +187,15 @@ func atoi(s string) int {
 	return n
 }
 
-// addOccurrences records each distinct position of the game once, with
-// the move played the first time it was reached (a game counts once per
+// occurrencesOf lists each distinct position of the game once, with the
+// move played the first time it was reached (a game counts once per
 // position, as in the lichess explorer).
-func (w *Writer) addOccurrences(g *Game, gid uint32, a Attrs) {
-	w.keyIdx = w.keyIdx[:0]
-	for i := range g.Keys {
-		w.keyIdx = append(w.keyIdx, int32(i))
+func occurrencesOf(g *Game, a Attrs) []occurrence {
+	idx := make([]int32, len(g.Keys))
+	for i := range idx {
+		idx[i] = int32(i)
 	}
-	slices.SortStableFunc(w.keyIdx, func(x, y int32) int {
+	slices.SortStableFunc(idx, func(x, y int32) int {
 		kx, ky := g.Keys[x], g.Keys[y]
 		switch {
 		case kx < ky:
@@ -164,16 +205,18 @@ func (w *Writer) addOccurrences(g *Game, gid uint32, a Attrs) {
 		}
 		return 0
 	})
-	for j, i := range w.keyIdx {
-		if j > 0 && g.Keys[w.keyIdx[j-1]] == g.Keys[i] {
+	out := make([]occurrence, 0, len(idx))
+	for j, i := range idx {
+		if j > 0 && g.Keys[idx[j-1]] == g.Keys[i] {
 			continue
 		}
 		code := uint16(EndSlot)
 		if int(i) < len(g.Moves) {
 			code = games.WireCode(g.Game, g.Moves[i])
 		}
-		w.occ = append(w.occ, occurrence{key: g.Keys[i], gid: gid, game: g.Game, code: code, result: a.Result, rating: a.Rating, date: a.Date})
+		out = append(out, occurrence{key: g.Keys[i], game: g.Game, code: code, result: a.Result, rating: a.Rating, date: a.Date})
 	}
+	return out
 }
 
 // Flush writes the buffered games as one run and commits it.
@@ -183,9 +226,7 @@ func (w *Writer) Flush() error {
 	}
 	s := w.s
 	run := s.man.NextRun
-	s.man.NextRun++
-	s.man.Pending = run
-	if err := s.saveManifest(); err != nil {
+	if err := s.updateManifest(func(m *manifest) { m.NextRun++; m.Pending = run }); err != nil {
 		return err
 	}
 	if w.popular == nil {
@@ -212,19 +253,19 @@ func (w *Writer) Flush() error {
 	if err := wb.Flush(); err != nil {
 		return fmt.Errorf("index: write run %d: %w", run, err)
 	}
-	if err := s.meta.Batch(w.batch); err != nil {
-		return fmt.Errorf("index: write metadata of run %d: %w", run, err)
-	}
-	s.man.NextGid = w.next
-	s.man.LiveRuns = append(s.man.LiveRuns, run)
-	s.man.Pending = 0
-	if err := s.saveManifest(); err != nil {
+	err := s.updateManifest(func(m *manifest) {
+		m.NextGid = w.next
+		m.LiveRuns = append(m.LiveRuns, run)
+		m.Pending = 0
+	})
+	if err != nil {
 		return err
 	}
 	w.recs = w.recs[:0]
 	w.occ = w.occ[:0]
 	clear(w.hashes)
-	w.batch = s.meta.NewBatch()
+	w.meta.submit(w.docs)
+	w.docs = nil
 	return nil
 }
 
@@ -390,9 +431,14 @@ func (t *tailWriter) finish() error {
 	return err
 }
 
-// Close flushes what is buffered and merges runs when there are too many.
+// Close flushes what is buffered, waits for the metadata index to catch
+// up, and merges runs when there are too many.
 func (w *Writer) Close() error {
-	if err := w.Flush(); err != nil {
+	err := w.Flush()
+	if merr := w.meta.close(); err == nil {
+		err = merr
+	}
+	if err != nil {
 		return err
 	}
 	if len(w.s.man.LiveRuns) > w.s.opts.MaxRuns {

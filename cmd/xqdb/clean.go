@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -148,7 +147,7 @@ func runClean(c *cli.Context) error {
 		return err
 	}
 	var out, rej *pgn.Writer
-	var rep *bufio.Writer
+	var rep *reportWriter
 	if outF != nil {
 		defer outF.Close()
 		out = pgn.NewWriter(outF)
@@ -159,19 +158,14 @@ func runClean(c *cli.Context) error {
 	}
 	if repF != nil {
 		defer repF.Close()
-		rep = bufio.NewWriter(repF)
+		rep = newReportWriter(repF)
 	}
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "clean")
 	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: n}, progress: progress}
 	sum := cleanSummary{Files: len(files)}
 	seen := map[[16]byte]gameRef{}
 	dedupe, keepBroken := c.Bool("dedupe"), c.Bool("keep-broken")
-	report := func(l reportLine) error {
-		if rep == nil {
-			return nil
-		}
-		return writeJSON(rep, l)
-	}
+	report := rep.write
 	err = p.run(c.Context, func(it *item) error {
 		sum.Games++
 		if !it.hasRec || it.err != nil {
@@ -218,10 +212,8 @@ func runClean(c *cli.Context) error {
 			}
 		}
 	}
-	if rep != nil {
-		if ferr := rep.Flush(); err == nil {
-			err = ferr
-		}
+	if ferr := rep.flush(); err == nil {
+		err = ferr
 	}
 	if err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/pprof"
 
 	"github.com/urfave/cli/v2"
 )
@@ -72,10 +73,31 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		},
 		HideHelpCommand: false,
 		Commands:        commands(),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "cpuprofile", Hidden: true, Usage: "write a CPU profile here (for developers)"},
+		},
+		Before: func(c *cli.Context) error {
+			if path := c.String("cpuprofile"); path != "" {
+				f, err := os.Create(path)
+				if err != nil {
+					return err
+				}
+				if err := pprof.StartCPUProfile(f); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		After: func(c *cli.Context) error {
+			if c.String("cpuprofile") != "" {
+				pprof.StopCPUProfile()
+			}
+			return nil
+		},
 	}
 }
 
 // commands lists the subcommands in the order --help shows them.
 func commands() []*cli.Command {
-	return []*cli.Command{perftCommand, positionCommand, cleanCommand}
+	return []*cli.Command{perftCommand, positionCommand, cleanCommand, importCommand}
 }

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/xqdb/xqdb/importer"
+	"github.com/xqdb/xqdb/index"
 	"github.com/xqdb/xqdb/replay"
 )
 
@@ -21,6 +22,8 @@ type item struct {
 	readErr error // a *importer.ParseError, or an I/O error of the file
 	game    replay.Game
 	err     error // the replay error, a *replay.GameError
+	// prepared is the game encoded for the index (import only).
+	prepared *index.Prepared
 }
 
 // pipeline reads every record of its files, replays them on several
@@ -32,6 +35,9 @@ type pipeline struct {
 	replayer replay.Replayer
 	// progress, when set, is told how many input bytes each record took.
 	progress func(n int64)
+	// work, when set, runs on the worker after a successful replay (the
+	// parallel part of what the sink needs).
+	work func(*item)
 }
 
 func (p *pipeline) run(ctx context.Context, sink func(*item) error) error {
@@ -59,6 +65,9 @@ func (p *pipeline) run(ctx context.Context, sink func(*item) error) error {
 			for it := range work {
 				if it.hasRec {
 					it.err = rp.Replay(&it.rec, &it.game)
+					if it.err == nil && p.work != nil {
+						p.work(it)
+					}
 				}
 				done <- it
 			}

@@ -1,0 +1,91 @@
+package index
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/blevesearch/bleve/v2/mapping"
+)
+
+// metaIndexer feeds committed games' metadata documents to Bleve in the
+// background, so an import's replay and position writing overlap with
+// Bleve's analysis. The manifest's MetaUpTo records how far Bleve has got:
+// after a crash, or a read-only open in between, the next writer re-indexes
+// the gap from the stored records (the metadata index is derived data).
+type metaIndexer struct {
+	s    *Store
+	im   *mapping.IndexMappingImpl
+	jobs chan []pendingDoc
+	done chan struct{}
+	mu   sync.Mutex
+	err  error
+}
+
+func startMetaIndexer(s *Store, im *mapping.IndexMappingImpl) *metaIndexer {
+	m := &metaIndexer{s: s, im: im, jobs: make(chan []pendingDoc, 1), done: make(chan struct{})}
+	go m.loop()
+	return m
+}
+
+func (m *metaIndexer) loop() {
+	defer close(m.done)
+	for docs := range m.jobs {
+		if err := m.index(docs); err != nil {
+			m.mu.Lock()
+			if m.err == nil {
+				m.err = err
+			}
+			m.mu.Unlock()
+		}
+	}
+}
+
+// submit queues the documents of a committed run (blocking while the
+// previous run is still being indexed).
+func (m *metaIndexer) submit(docs []pendingDoc) {
+	if len(docs) > 0 {
+		m.jobs <- docs
+	}
+}
+
+func (m *metaIndexer) index(docs []pendingDoc) error {
+	b := m.s.meta.NewBatch()
+	for _, d := range docs {
+		if err := b.IndexAdvanced(metaDoc(m.im, d.gid, d.rec, d.attrs)); err != nil {
+			return err
+		}
+	}
+	if err := m.s.meta.Batch(b); err != nil {
+		return fmt.Errorf("index: metadata of games %d–%d: %w", docs[0].gid, docs[len(docs)-1].gid, err)
+	}
+	return m.s.setMetaUpTo(docs[len(docs)-1].gid + 1)
+}
+
+// catchUp indexes the committed games Bleve has not seen.
+func (m *metaIndexer) catchUp() error {
+	from, to := m.s.metaUpTo(), m.s.man.NextGid
+	var docs []pendingDoc
+	for gid := from; gid < to; gid++ {
+		r, err := m.s.Game(gid)
+		if err != nil {
+			return err
+		}
+		docs = append(docs, pendingDoc{gid, r, m.s.Attrs(gid)})
+		if len(docs) == 10_000 || gid == to-1 {
+			if err := m.index(docs); err != nil {
+				return err
+			}
+			docs = docs[:0]
+		}
+	}
+	return nil
+}
+
+// close waits for queued documents and returns the first error.
+func (m *metaIndexer) close() error {
+	close(m.jobs)
+	<-m.done
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.err
+}

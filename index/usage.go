@@ -1,0 +1,60 @@
+package index
+
+import (
+	"io/fs"
+	"path/filepath"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// Usage counts the entries of one kind in the store and their bytes
+// before compression (keys and values).
+type Usage struct {
+	Entries int64 `json:"entries"`
+	Bytes   int64 `json:"bytes"`
+}
+
+var prefixNames = map[byte]string{
+	prefixVersion: "version", prefixManifest: "manifest", prefixGame: "games", prefixAttrs: "attributes",
+	prefixHash: "hashes", prefixStats: "popular_positions", prefixTail: "tail_postings",
+}
+
+// Usage walks the store and reports entries and raw bytes per kind of key.
+func (s *Store) Usage() (map[string]Usage, error) {
+	out := map[string]Usage{}
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := it.Item().Key()
+			name := prefixNames[k[0]]
+			if name == "" {
+				name = "other"
+			}
+			u := out[name]
+			u.Entries++
+			u.Bytes += int64(len(k)) + it.Item().ValueSize()
+			out[name] = u
+		}
+		return nil
+	})
+	return out, err
+}
+
+// DiskBytes returns the bytes the store's files take: Badger, Bleve, total.
+func (s *Store) DiskBytes() (badgerBytes, bleveBytes int64) {
+	return dirSize(filepath.Join(s.dir, "badger")), dirSize(filepath.Join(s.dir, "meta.bleve"))
+}
+
+func dirSize(dir string) int64 {
+	var n int64
+	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
