@@ -19,12 +19,20 @@ import (
 // five (前 and 後 are also read as first and last then). Advisors and
 // elephants may carry 前/後 or not.
 //
-// Written as xqbase writes it: Chinese numerals for Red, full-width digits
-// for Black; engine.Chinese in simplified glyphs (帅仕相马车炮兵,
-// 将士象马车炮卒, 进退平, 前中后), engine.ChineseTraditional in the glyphs of
-// the CCPD records (帥仕相馬車炮兵, 將士象馬車炮卒, 進退平, 前中後), so our
-// traditional text equals CCPD's. Advisors and elephants always carry
-// their file number, as in eleeye.
+// Written with Chinese numerals for Red and full-width digits for Black, as
+// xqbase writes them; advisors and elephants always carry their file
+// number, as in eleeye. The two scripts each follow their reference data:
+//
+//   - engine.Chinese: simplified glyphs (帅仕相马车炮兵, 将士象马车炮卒,
+//     进退平, 前中后) and the xqbase rule that pieces in tandem always take
+//     a position word (前炮平四 even when only one of them can go there), as
+//     xqbase and the wukong records write.
+//   - engine.ChineseTraditional: the glyphs of the CCPD records (帥仕相馬車
+//     炮兵, 將士象馬車炮卒, 進退平, 前中後) and CCPD's habit of writing a
+//     piece in tandem by its file when that names the move uniquely, and by
+//     前/中/後 or 一…五 only when it does not. Our traditional text then
+//     equals CCPD's for all but 1,561 of its 2.51 million moves: those where
+//     CCPD wrote 前/後 although the file was unique (TestCCPDChineseMatchesDerivedICCS).
 
 // glyphStyle records which script a token's glyphs belong to.
 type glyphStyle uint8
@@ -218,7 +226,7 @@ func (p *Position) appendChinese(dst []byte, k Kind, c engine.Color, from, to ui
 		t = p.tandem(k, c, from)
 	}
 	switch {
-	case t.onFile < 2:
+	case t.onFile < 2 || trad && p.fileNamesUniquely(k, c, from, to):
 		dst = utf8.AppendRune(dst, piece)
 		dst = appendNumber(dst, c, relFile(from, c))
 	case t.listLen >= 4: // NOTATIONS §3: 一…五 for four or five, counted from the front
@@ -245,4 +253,16 @@ func (p *Position) appendChinese(dst []byte, k Kind, c engine.Color, from, to ui
 		dst = utf8.AppendRune(dst, '平')
 	}
 	return appendNumber(dst, c, target)
+}
+
+// fileNamesUniquely reports whether the plain file form ("車二平五") reads
+// back as the move from→to: no other piece of the kind on that file has a
+// legal move with the same direction and target.
+func (p *Position) fileNamesUniquely(k Kind, c engine.Color, from, to uint8) bool {
+	if c != p.side {
+		return false
+	}
+	d, target := describe(k, c, from, to)
+	m, f := p.resolve(moveSpec{kind: k, sel: selFile, scheme: combined, file: relFile(from, c), dir: d, target: target})
+	return f.err == nil && m == NewMove(from, to)
 }

@@ -85,20 +85,24 @@ func readMovetext(tb testing.TB, r io.Reader) []pgnGame {
 	tb.Helper()
 	var games []pgnGame
 	var g *pgnGame
-	inComment := false
+	inComment, lastWasTag := false, false
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), 1<<20)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "[") && !inComment {
-			if g == nil || len(g.moves) > 0 {
+			// A tag line after anything but a tag line starts a record,
+			// even when the one before had no moves.
+			if g == nil || !lastWasTag {
 				games = append(games, pgnGame{tags: map[string]string{}})
 				g = &games[len(games)-1]
 			}
 			name, value, _ := strings.Cut(strings.Trim(line, "[]"), " ")
 			g.tags[name] = strings.Trim(value, `"`)
+			lastWasTag = true
 			continue
 		}
+		lastWasTag = false
 		for _, tok := range strings.Fields(line) {
 			if inComment {
 				inComment = !strings.HasSuffix(tok, "}")

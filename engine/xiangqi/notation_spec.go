@@ -337,28 +337,22 @@ func wxfIndex(sel selector, k int) int {
 	return -1
 }
 
-// resolve finds the one legal move a spec names.
+// resolve finds the one legal move a spec names: for each piece the
+// selector names, the destination follows from direction and target by
+// the piece's geometry, and the move is kept when it is legal.
 func (p *Position) resolve(s moveSpec) (engine.Move, failure) {
 	cands, f := p.candidates(s)
 	if f.err != nil {
 		return 0, f
 	}
-	var buf [MaxMoves]engine.Move
 	var found engine.Move
 	matches := 0
-	for _, m := range p.AppendLegalMoves(buf[:0]) {
-		from := MoveFrom(m)
-		in := false
-		for _, sq := range cands.sq[:cands.n] {
-			if sq == from {
-				in = true
-				break
-			}
-		}
-		if !in {
+	for _, from := range cands.sq[:cands.n] {
+		to, ok := destination(s, p.side, from)
+		if !ok {
 			continue
 		}
-		if d, t := describe(s.kind, p.side, from, MoveTo(m)); d == s.dir && t == s.target {
+		if m := NewMove(from, to); p.IsLegal(m) {
 			matches++
 			found = m
 		}
@@ -374,6 +368,63 @@ func (p *Position) resolve(s moveSpec) (engine.Move, failure) {
 		why = whyAmbiguousFiles
 	}
 	return 0, failure{err: engine.ErrAmbiguousMove, why: why, kind: s.kind, color: p.side, file: s.file, n: int8(cands.n)}
+}
+
+// destination returns the square a piece of side c on from reaches by the
+// spec's direction and target (NOTATIONS §3 "Target"): straight movers go
+// forward or back by a distance or sideways to a file; advisors, elephants
+// and horses name the file they land on, and their step shape fixes the
+// rank (a horse moving one file goes two ranks, and the reverse). ok is
+// false when no such square is on the board.
+func destination(s moveSpec, c engine.Color, from uint8) (uint8, bool) {
+	file, rank := FileOf(from), RankOf(from)
+	toFile := NumFiles - int(s.target) // the target as a file, Red's numbering
+	if c == engine.Second {
+		toFile = int(s.target) - 1
+	}
+	fwd := 1
+	if c == engine.Second {
+		fwd = -1
+	}
+	df, dr := 0, 0
+	if straightMover(s.kind) {
+		switch s.dir {
+		case dirAdvance:
+			dr = fwd * int(s.target)
+		case dirRetreat:
+			dr = -fwd * int(s.target)
+		default:
+			df = toFile - file
+			if df == 0 {
+				return 0, false
+			}
+		}
+	} else {
+		if s.dir == dirTraverse {
+			return 0, false
+		}
+		df = toFile - file
+		ad := max(df, -df)
+		switch {
+		case s.kind == Advisor && ad == 1:
+			dr = 1
+		case s.kind == Elephant && ad == 2:
+			dr = 2
+		case s.kind == Horse && (ad == 1 || ad == 2):
+			dr = 3 - ad
+		default:
+			return 0, false
+		}
+		if s.dir == dirRetreat {
+			dr = -dr
+		}
+		dr *= fwd
+	}
+	f, r := file+df, rank+dr
+	if f < 0 || f >= NumFiles || r < 0 || r >= NumRanks {
+		return 0, false
+	}
+	return Square(f, r), true
 }
 
 // whyNoFit tells a spec no legal move fits from one that a move fits

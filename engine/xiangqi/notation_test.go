@@ -25,7 +25,9 @@ const (
 )
 
 // TestFormatMove pins the canonical text of each notation, and that each
-// text reads back to the move.
+// text reads back to the move. Traditional Chinese writes a piece in
+// tandem by its file when only it can make the move (CCPD's habit), so a
+// front soldier's advance is 兵七進一 there and 前兵进一 in simplified.
 func TestFormatMove(t *testing.T) {
 	cases := []struct {
 		name, fen, iccs     string
@@ -47,12 +49,12 @@ func TestFormatMove(t *testing.T) {
 		{"black advisor", fenAfterCentral, "d9e8", "A4+5", "士４进５", "士４進５", "S4.5"},
 
 		{"two soldiers front", fenTwoSoldiers, "c6d6", "P+.6", "前兵平六", "前兵平六", "Bt-6"},
-		{"two soldiers front advances", fenTwoSoldiers, "c6c7", "P++1", "前兵进一", "前兵進一", "Bt.1"},
+		{"two soldiers front advances", fenTwoSoldiers, "c6c7", "P++1", "前兵进一", "兵七進一", "Bt.1"},
 		{"two soldiers rear", fenTwoSoldiers, "c5b5", "P-.8", "后兵平八", "後兵平八", "Bs-8"},
-		{"three soldiers front", fenThreeSoldiers, "c7c8", "P++1", "前兵进一", "前兵進一", "Bt.1"},
+		{"three soldiers front", fenThreeSoldiers, "c7c8", "P++1", "前兵进一", "兵七進一", "Bt.1"},
 		{"three soldiers middle keeps its file", fenThreeSoldiers, "c6d6", "P7.6", "中兵平六", "中兵平六", "Bg-6"},
 		{"three soldiers rear", fenThreeSoldiers, "c5b5", "P-.8", "后兵平八", "後兵平八", "Bs-8"},
-		{"four soldiers first", fenFourSoldiers, "c8c9", "+++1", "一兵进一", "一兵進一", "1B.1"},
+		{"four soldiers first", fenFourSoldiers, "c8c9", "+++1", "一兵进一", "兵七進一", "1B.1"},
 		{"four soldiers second", fenFourSoldiers, "c7d7", "P+.6", "二兵平六", "二兵平六", "2B-6"},
 		{"four soldiers third", fenFourSoldiers, "c6d6", "P-.6", "三兵平六", "三兵平六", "3B-6"},
 		{"four soldiers fourth", fenFourSoldiers, "c5d5", "--.6", "四兵平六", "四兵平六", "4B-6"},
@@ -63,9 +65,9 @@ func TestFormatMove(t *testing.T) {
 		{"five soldiers fifth", fenFiveSoldiers, "c5d5", "--.6", "五兵平六", "五兵平六", "5B-6"},
 		{"two files: right file first in Chinese", fenTwoFiles22, "g6h6", "3+.2", "一兵平二", "一兵平二", "1B-2"},
 		{"two files: left file rear", fenTwoFiles22, "c5b5", "7-.8", "四兵平八", "四兵平八", "4B-8"},
-		{"two files: left file front", fenTwoFiles22, "c6c7", "7++1", "三兵进一", "三兵進一", "3B.1"},
+		{"two files: left file front", fenTwoFiles22, "c6c7", "7++1", "三兵进一", "兵七進一", "3B.1"},
 		{"two files 3+2: middle", fenTwoFiles32, "c6d6", "77.6", "四兵平六", "四兵平六", "4B-6"},
-		{"two files 3+2: front of three", fenTwoFiles32, "c7c8", "7++1", "三兵进一", "三兵進一", "3B.1"},
+		{"two files 3+2: front of three", fenTwoFiles32, "c7c8", "7++1", "三兵进一", "兵七進一", "3B.1"},
 		{"two files 3+2: rear of two", fenTwoFiles32, "g5f5", "3-.4", "二兵平四", "二兵平四", "2B-4"},
 		{"black soldiers: front is nearer red", fenBlackSoldiers, "c3b3", "P+.2", "前卒平２", "前卒平２", "Bt-2"},
 		{"black soldiers rear", fenBlackSoldiers, "c4d4", "P-.4", "后卒平４", "後卒平４", "Bs-4"},
