@@ -2,6 +2,7 @@ package xiangqi
 
 import (
 	"errors"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
@@ -421,4 +422,34 @@ func TestPinnedPieceSaysWhy(t *testing.T) {
 	if !errors.Is(err, engine.ErrIllegalMove) || err.Error() != want {
 		t.Errorf("error = %v\nwant    %s", err, want)
 	}
+}
+
+// TestRandomPlayoutsRoundTrip: seeded random games from positions where
+// both sides have all five soldiers across the river meet many tandem
+// shapes (two to five on a file, two files, both colours); every legal
+// move of every position met round-trips in every notation.
+func TestRandomPlayoutsRoundTrip(t *testing.T) {
+	starts := []string{
+		"r1bakab1r/9/1cn3nc1/P1P1P1P1P/9/9/p1p1p1p1p/1CN3NC1/9/R1BAKAB1R w - - 0 1",
+		"3akab2/9/9/P1P1P1P1P/9/9/p1p1p1p1p/9/9/2BAKA3 w - - 0 1",
+		"4k4/9/9/2P1P4/2P1P1P2/2p1p1p2/4p1p2/9/9/3K5 b - - 0 1",
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	positions, moves := 0, 0
+	for _, fen := range starts {
+		for game := 0; game < 5; game++ {
+			p := mustFEN(t, fen)
+			var buf [MaxMoves]engine.Move
+			for ply := 0; ply < 120; ply++ {
+				legal := p.AppendLegalMoves(buf[:0])
+				if len(legal) == 0 {
+					break
+				}
+				moves += roundTrip(t, p)
+				positions++
+				p.Make(legal[rng.IntN(len(legal))])
+			}
+		}
+	}
+	t.Logf("%d positions, %d moves round-tripped", positions, moves)
 }
