@@ -53,18 +53,6 @@ func parseSquare(f, r byte) (uint8, bool) {
 	return Square(int(f-'a'), int(r-'0')), true
 }
 
-// parseICCS reads an ICCS token and checks it is legal here.
-func (p *Position) parseICCS(tok string) (engine.Move, error) {
-	m, ok := ParseICCSMove(tok)
-	if !ok {
-		return 0, fmt.Errorf("xiangqi: %q is not ICCS: %w", tok, engine.ErrBadMove)
-	}
-	if !p.IsLegal(m) {
-		return 0, fmt.Errorf("xiangqi: %q: %s: %w", tok, p.whyIllegal(m), engine.ErrIllegalMove)
-	}
-	return m, nil
-}
-
 // whyIllegal explains in a few words why a coordinate move is not legal.
 func (p *Position) whyIllegal(m engine.Move) string {
 	from, to := MoveFrom(m), MoveTo(m)

@@ -228,16 +228,20 @@ func (p *Position) horseThrough(ksq uint8, i int, enemy uint8) bool {
 	return false
 }
 
-// IsLegal reports whether m is a legal move in the position.
+// IsLegal reports whether m is a legal move in the position: the moving
+// piece's own moves are generated and the general's safety tested, without
+// generating the whole position's moves (notation parsers call this for
+// every move they read).
 func (p *Position) IsLegal(m engine.Move) bool {
-	from := MoveFrom(m)
-	if id := p.board[from]; id == empty || id == wall || colorOf(id) != p.side {
+	from, to := MoveFrom(m), MoveTo(m)
+	id := p.board[from]
+	if id == empty || id == wall || colorOf(id) != p.side {
 		return false
 	}
-	var buf [MaxMoves]engine.Move
-	for _, l := range p.AppendLegalMoves(buf[:0]) {
-		if l == m {
-			return true
+	var buf [17]engine.Move // a chariot or cannon has at most 17 moves
+	for _, pm := range p.appendPieceMoves(buf[:0], kindOf[id], from) {
+		if pm == m {
+			return p.safeAfter(from, to, p.sq[generalID(p.side)], p.side.Other())
 		}
 	}
 	return false

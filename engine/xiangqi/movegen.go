@@ -28,40 +28,38 @@ const MaxMoves = 128
 // appendPseudo appends every move that obeys the piece's movement rule
 // (RULES X2–X9) without regard to the mover's general (X10, X11).
 func (p *Position) appendPseudo(dst []engine.Move) []engine.Move {
+	base := idBase(p.side)
+	for id := base; id < base+16; id++ {
+		if from := p.sq[id]; from != 0 {
+			dst = p.appendPieceMoves(dst, kindOf[id], from)
+		}
+	}
+	return dst
+}
+
+// appendPieceMoves appends the pseudo-legal moves of the side to move's
+// piece of kind k on from.
+func (p *Position) appendPieceMoves(dst []engine.Move, k Kind, from uint8) []engine.Move {
 	us := p.side
 	own := colorBit(us)
 	enemy := colorBit(us.Other())
-	base := idBase(us)
 	b := &p.board
-
-	// X2 General: one step orthogonally inside the palace.
-	if from := p.sq[base]; from != 0 {
+	switch k {
+	case General: // X2: one step orthogonally inside the palace.
 		for _, d := range orthSteps {
 			to := step(from, d)
 			if inPalace[to] && b[to]&own == 0 {
 				dst = append(dst, NewMove(from, to))
 			}
 		}
-	}
-	// X3 Advisor: one step diagonally inside the palace.
-	for id := base + 1; id <= base+2; id++ {
-		from := p.sq[id]
-		if from == 0 {
-			continue
-		}
+	case Advisor: // X3: one step diagonally inside the palace.
 		for _, d := range diagSteps {
 			to := step(from, d)
 			if inPalace[to] && b[to]&own == 0 {
 				dst = append(dst, NewMove(from, to))
 			}
 		}
-	}
-	// X4 Elephant: two points diagonally, eye empty, never across the river.
-	for id := base + 3; id <= base+4; id++ {
-		from := p.sq[id]
-		if from == 0 {
-			continue
-		}
+	case Elephant: // X4: two points diagonally, eye empty, never across the river.
 		for _, d := range diagSteps {
 			eye := step(from, d)
 			if b[eye] != empty {
@@ -72,13 +70,7 @@ func (p *Position) appendPseudo(dst []engine.Move) []engine.Move {
 				dst = append(dst, NewMove(from, to))
 			}
 		}
-	}
-	// X6 Horse: blocked by a piece on its leg.
-	for id := base + 5; id <= base+6; id++ {
-		from := p.sq[id]
-		if from == 0 {
-			continue
-		}
+	case Horse: // X6: blocked by a piece on its leg.
 		for i, d := range horseLeg {
 			if b[step(from, d)] != empty {
 				continue
@@ -90,13 +82,7 @@ func (p *Position) appendPseudo(dst []engine.Move) []engine.Move {
 				}
 			}
 		}
-	}
-	// X5 Chariot: any distance orthogonally, no jumping.
-	for id := base + 7; id <= base+8; id++ {
-		from := p.sq[id]
-		if from == 0 {
-			continue
-		}
+	case Chariot: // X5: any distance orthogonally, no jumping.
 		for _, d := range orthSteps {
 			to := step(from, d)
 			for b[to] == empty {
@@ -107,13 +93,7 @@ func (p *Position) appendPseudo(dst []engine.Move) []engine.Move {
 				dst = append(dst, NewMove(from, to))
 			}
 		}
-	}
-	// X7 Cannon: moves like a chariot, captures over exactly one screen.
-	for id := base + 9; id <= base+10; id++ {
-		from := p.sq[id]
-		if from == 0 {
-			continue
-		}
+	case Cannon: // X7: moves like a chariot, captures over exactly one screen.
 		for _, d := range orthSteps {
 			to := step(from, d)
 			for b[to] == empty {
@@ -131,16 +111,10 @@ func (p *Position) appendPseudo(dst []engine.Move) []engine.Move {
 				dst = append(dst, NewMove(from, to))
 			}
 		}
-	}
-	// X8 Soldier: forward; sideways too once across the river.
-	fwd := int8(north)
-	if us == engine.Second {
-		fwd = south
-	}
-	for id := base + 11; id <= base+15; id++ {
-		from := p.sq[id]
-		if from == 0 {
-			continue
+	case Soldier: // X8: forward; sideways too once across the river.
+		fwd := int8(north)
+		if us == engine.Second {
+			fwd = south
 		}
 		if c := b[step(from, fwd)]; c == empty || c&enemy != 0 {
 			dst = append(dst, NewMove(from, step(from, fwd)))
