@@ -1,0 +1,94 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/importer/pgn"
+	"github.com/xqdb/xqdb/replay"
+)
+
+var convertCommand = &cli.Command{
+	Name:      "convert",
+	Usage:     "convert archives (PGN, XQF, DhtmlXQ; any encoding) to UTF-8 PGN in one notation",
+	ArgsUsage: "PATH...",
+	Description: `Reads every record like clean does and writes each valid game to -o as
+UTF-8 PGN with its main line in --notation: iccs, wxf, chinese,
+chinese-traditional or vietnamese for Xiangqi, san or uci for chess. Games
+of the other game, and all games with --notation auto, keep the moves as
+written. Rejected records are counted and described on stderr (use clean
+for a full report).
+
+Example:
+   xqdb convert --notation wxf -o games-wxf.pgn games/*.xqf`,
+	Flags: []cli.Flag{
+		&cli.StringFlag{Name: "game", Aliases: []string{"g"}, Value: "auto", Usage: "auto, xiangqi or chess"},
+		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation to write (and to read, when given)"},
+		&cli.StringFlag{Name: "from", Value: "auto", Usage: "notation to read the moves in"},
+		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output PGN file (required)"},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
+		jsonFlag,
+	},
+	Action: runConvert,
+}
+
+func runConvert(c *cli.Context) error {
+	start := time.Now()
+	g, n, err := readGameNotation(c)
+	if err != nil {
+		return err
+	}
+	from, err := engine.ParseNotation(c.String("from"))
+	if err != nil {
+		return usageError{err}
+	}
+	if c.String("out") == "" {
+		return usagef("convert: -o OUT.pgn is required")
+	}
+	files, err := inputFiles(c)
+	if err != nil {
+		return err
+	}
+	f, err := createOutput(c.String("out"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	out := pgn.NewWriter(f)
+	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "convert")
+	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: from}, progress: progress}
+	sum := cleanSummary{Files: len(files)}
+	err = p.run(c.Context, func(it *item) error {
+		sum.Games++
+		if !it.hasRec || it.err != nil {
+			sum.Rejected++
+			fmt.Fprintf(c.App.ErrWriter, "xqdb: skipped %s\n", rejectLine(it))
+			return nil
+		}
+		sum.Valid++
+		sum.Plies += len(it.game.Moves)
+		wn := n
+		if n.Game() != it.game.Game {
+			wn = engine.Auto
+		}
+		writeGame(out, &it.rec, &it.game, wn, reportLine{})
+		return nil
+	})
+	finish()
+	if ferr := out.Flush(); err == nil {
+		err = ferr
+	}
+	if err != nil {
+		return err
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	if c.Bool("json") {
+		return writeJSON(c.App.Writer, sum)
+	}
+	fmt.Fprintf(c.App.Writer, "converted %d of %d games (%d rejected) to %s in %.1fs\n", sum.Valid, sum.Games, sum.Rejected, c.String("out"), sum.Seconds)
+	return nil
+}
