@@ -305,15 +305,15 @@ func (r *Reader) lexWord(p, lineEnd int, firstOnLine bool) (next, end int, done 
 	kind, n := classifyWord(w)
 	switch lx.state {
 	case stBetween:
-		if !startsGame(w) {
-			return r.skipLine(lineEnd), 0, false // stray text after a result
+		if !startsGame(r.utf8Word(w)) || kind == record.MoveNumber && !r.moveFollows(p+n, lineEnd) {
+			return r.skipLine(lineEnd), 0, false // stray text: an advert, prose
 		}
 		r.openRecord(p, stMoves)
 	case stTags:
 		lx.state = stMoves
 	case stMoves:
 		if lx.tentative {
-			if kind != record.Result && !startsGame(w) {
+			if kind != record.Result && !startsGame(r.utf8Word(w)) {
 				lx.state = stBetween // the comment was stray text too
 				return r.skipLine(lineEnd), 0, false
 			}
@@ -339,6 +339,37 @@ func (r *Reader) lexWord(p, lineEnd int, firstOnLine bool) (next, end int, done 
 		return q, lx.recStart + lx.contentEnd, true
 	}
 	return q, 0, false
+}
+
+// moveFollows reports whether the next word on the line from p is a move
+// ("1. e4", "1.炮二平五"): header-less movetext starts that way, numbered
+// prose ("6. 特别注意…") does not.
+func (r *Reader) moveFollows(p, lineEnd int) bool {
+	for p < lineEnd && class[r.buf[p]] == clSpace {
+		p++
+	}
+	if p >= lineEnd || r.buf[p] == '\n' {
+		return false
+	}
+	q := r.wordEnd(p, lineEnd)
+	if q == p {
+		return false
+	}
+	w := r.buf[p:q]
+	if k, _ := classifyWord(w); k == record.MoveNumber {
+		return false
+	}
+	return startsGame(r.utf8Word(w))
+}
+
+// utf8Word returns w as UTF-8 for the checks that read characters: in a
+// double-byte file it is decoded into a scratch buffer.
+func (r *Reader) utf8Word(w []byte) []byte {
+	if !r.dbcs {
+		return w
+	}
+	r.scratch = r.prior.AppendUTF8(r.scratch[:0], w)
+	return r.scratch
 }
 
 // wordEnd returns the end of the movetext word starting at p.

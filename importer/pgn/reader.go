@@ -22,7 +22,6 @@ package pgn
 
 import (
 	"bytes"
-	"errors"
 	"io"
 
 	"github.com/xqdb/xqdb/importer/record"
@@ -30,7 +29,11 @@ import (
 )
 
 const (
-	chunkSize = 256 << 10
+	// firstChunk is the first buffer; a stream that outgrows it reads in
+	// chunkSize pieces. Archives of one small game per file (CCPD: 58,468
+	// files) then cost little per file.
+	firstChunk = 16 << 10
+	chunkSize  = 256 << 10
 	// sniffSize is how much of the stream decides whether the file is
 	// double-byte encoded (its delimiters must then be found pair-wise).
 	sniffSize = 64 << 10
@@ -69,6 +72,8 @@ type Reader struct {
 	pos  int // next byte to lex
 	line int // line number of buf[pos]
 	lx   lexer
+
+	scratch []byte // a word decoded to UTF-8 (utf8Word)
 
 	games int // records returned so far
 	rec   *record.Record
@@ -157,21 +162,34 @@ func (r *Reader) fill() {
 	}
 	if r.n == len(r.buf) {
 		size := 2 * len(r.buf)
-		if size < chunkSize {
+		switch {
+		case len(r.buf) == 0:
+			size = firstChunk
+		case size < chunkSize:
 			size = chunkSize
 		}
 		nb := make([]byte, size)
 		copy(nb, r.buf[:r.n])
 		r.buf = nb
 	}
-	m, err := io.ReadFull(r.src, r.buf[r.n:])
-	r.n += m
-	switch {
-	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
-		r.eof = true
-	case err != nil:
-		r.ioErr = err
-		r.eof = true // lex what was read, then report the error
+	// Read until the buffer is full: fewer, larger lexing rounds. Only
+	// io.EOF ends the stream cleanly; a truncated gzip stream reports
+	// io.ErrUnexpectedEOF, which is an I/O error like any other.
+	for r.n < len(r.buf) {
+		m, err := r.src.Read(r.buf[r.n:])
+		r.n += m
+		if err == io.EOF {
+			r.eof = true
+			break
+		}
+		if err != nil {
+			r.ioErr = err
+			r.eof = true // lex what was read, then report the error
+			break
+		}
+		if m == 0 {
+			break
+		}
 	}
 	if !r.sniffd {
 		r.sniff()

@@ -58,7 +58,7 @@ func classifyWord(w []byte) (k record.Kind, n int) {
 		if j > i && (j == len(w) || w[j] < '0' || w[j] > '9') {
 			return record.MoveNumber, j
 		}
-	case c == 0xC2:
+	case c >= 0x80:
 		if resultText(w) != "" {
 			return record.Result, len(w)
 		}
@@ -78,6 +78,14 @@ func resultText(w []byte) string {
 		return "1/2-1/2"
 	case "*":
 		return "*"
+	// Chinese move lists end with the result in words (walker8088's
+	// test1_move.txt: 红胜).
+	case "红胜", "紅勝", "红先胜", "紅先勝":
+		return "1-0"
+	case "黑胜", "黑勝", "红负", "紅負", "红先负", "紅先負":
+		return "0-1"
+	case "和棋", "和局", "红和", "紅和", "红先和", "紅先和":
+		return "1/2-1/2"
 	}
 	return ""
 }
@@ -106,6 +114,14 @@ func startsGame(w []byte) bool {
 	if w[0] < utf8.RuneSelf {
 		s := record.MoveShape(w)
 		return s == record.ShapeChess || s == record.ShapeXiangqi || s == record.ShapeCoordinate
+	}
+	// Annotation marks after a Chinese move: 炮一进六！！, 马２进３？
+	for len(w) >= 3 {
+		r, size := utf8.DecodeLastRune(w)
+		if r != '！' && r != '？' && r != '!' && r != '?' {
+			break
+		}
+		w = w[:len(w)-size]
 	}
 	var runes [5]rune
 	n := 0
