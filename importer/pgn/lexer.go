@@ -283,6 +283,13 @@ func (r *Reader) lexLine(lineEnd int) (end int, done bool) {
 			p++
 		case ']', '}':
 			p++ // stray closer: nothing to do with it
+		case '<':
+			if n := htmlTagLen(buf[p:lineEnd]); n > 0 {
+				lx.hasContent = contentBefore
+				p += n // markup from a web page: a blank
+				continue
+			}
+			p++ // PGN reserves '<'; a stray one means nothing
 		default:
 			q, end, done := r.lexWord(p, lineEnd, !contentBefore)
 			if done {

@@ -7,9 +7,10 @@ import (
 )
 
 // delim marks the bytes that end a movetext word (PGN's self-delimiting
-// characters and white space; NUL because Stein.pgn ends with NULs).
+// characters and white space; NUL because Stein.pgn ends with NULs; '<',
+// reserved by PGN, because games pasted from web pages carry "<br />").
 var delim = func() (t [256]bool) {
-	for _, c := range []byte(" \t\r\n\f\v\x00{}()[];") {
+	for _, c := range []byte(" \t\r\n\f\v\x00{}()[];<") {
 		t[c] = true
 	}
 	return t
@@ -167,4 +168,27 @@ func allIn(b []byte, set string) bool {
 		}
 	}
 	return true
+}
+
+// htmlTagLen returns the length of an HTML tag such as "<br />" or "</p>"
+// at the start of b, 0 when b does not start with one. PGN copied from web
+// pages (chess.js 0.pgn, pgn-read Little_*.pgn) has them between tags and
+// moves; they read as blanks.
+func htmlTagLen(b []byte) int {
+	i := 1
+	if i < len(b) && b[i] == '/' {
+		i++
+	}
+	if i >= len(b) || (b[i]|0x20) < 'a' || (b[i]|0x20) > 'z' {
+		return 0
+	}
+	for ; i < len(b) && i < 256; i++ {
+		switch b[i] {
+		case '>':
+			return i + 1
+		case '<', '\n', '{', '}', '[', ']':
+			return 0
+		}
+	}
+	return 0
 }
