@@ -77,8 +77,12 @@ func (r *Reader) finish() (*record.Record, error) {
 	r.games++
 	src := record.Source{File: r.name, Game: r.games, Offset: lx.recOffset, Line: lx.recLine}
 	if lx.tooLarge {
-		return nil, &record.ParseError{Source: src,
-			Err: fmt.Errorf("pgn: %w (limit %d bytes)", record.ErrRecordTooLarge, r.maxRecord())}
+		err := fmt.Errorf("pgn: %w (limit %d bytes)", record.ErrRecordTooLarge, r.maxRecord())
+		if r.tooManyTags {
+			err = fmt.Errorf("pgn: %w (more than %d tags)", record.ErrRecordTooLarge, record.MaxTags)
+		}
+		r.tooManyTags = false
+		return nil, &record.ParseError{Source: src, Err: err}
 	}
 	if lx.depth > 0 {
 		r.fail(fmt.Errorf("pgn: %w: %d variation(s) not closed", record.ErrUnbalancedVariation, lx.depth), lx.recStart+lx.contentEnd)

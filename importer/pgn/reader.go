@@ -73,7 +73,9 @@ type Reader struct {
 	line int // line number of buf[pos]
 	lx   lexer
 
-	scratch []byte // a word decoded to UTF-8 (utf8Word)
+	scratch     []byte // a word decoded to UTF-8 (utf8Word)
+	tooManyTags bool   // the too-large record had more than MaxTags tags
+	scanned     int    // bytes after pos already searched for '\n'
 
 	games int // records returned so far
 	rec   *record.Record
@@ -118,9 +120,17 @@ func (r *Reader) Next() (*record.Record, error) {
 // nextLine returns the end (just past '\n', or the end of data at EOF) of
 // the line starting at r.pos, reading more data when needed.
 func (r *Reader) nextLine() (int, bool) {
-	if i := bytes.IndexByte(r.buf[r.pos:r.n], '\n'); i >= 0 {
-		return r.pos + i + 1, true
+	from := r.pos + r.scanned
+	if from > r.n {
+		from = r.n
 	}
+	if i := bytes.IndexByte(r.buf[from:r.n], '\n'); i >= 0 {
+		r.scanned = 0
+		return from + i + 1, true
+	}
+	// Remember how far the search went: a long line arriving in many
+	// chunks is then searched once, not once per chunk.
+	r.scanned = r.n - r.pos
 	if r.eof {
 		return r.n, true
 	}
