@@ -103,7 +103,8 @@ func (r *Reader) finish() (*record.Record, error) {
 
 	rec := r.rec
 	if rec == nil || !r.ReuseRecord {
-		rec = &record.Record{}
+		// A fresh record gets its slices at their final size at once.
+		rec = &record.Record{Tags: make([]record.Tag, 0, len(lx.tags)), Moves: make([]record.Token, 0, lx.moves)}
 		if r.ReuseRecord {
 			r.rec = rec
 		}

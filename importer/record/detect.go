@@ -51,6 +51,9 @@ func Detect(r *Record) {
 
 func detectGame(r *Record, gameTag, variant, fen string, hasRed, hasWhite bool) engine.Game {
 	if gameTag != "" {
+		if strings.EqualFold(gameTag, "Chinese Chess") {
+			return engine.Xiangqi // xqbase's spelling, without ParseGame's allocation
+		}
 		if g, err := engine.ParseGame(gameTag); err == nil {
 			return g
 		}
