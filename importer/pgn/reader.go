@@ -110,7 +110,7 @@ func (r *Reader) Next() (*record.Record, error) {
 			r.lx.tooLarge = true
 		}
 		for r.pos < lineEnd {
-			if _, done := r.lexLine(lineEnd); done {
+			if r.lexLine(lineEnd) {
 				return r.finish()
 			}
 		}

@@ -80,8 +80,7 @@ type parser struct {
 	area  []byte
 	nodes []node
 	text  []byte
-	tagb  []byte
-	tagix []int
+	tags  record.TagBuilder
 	enc   textenc.Encoding
 	err   error // first defect found while emitting
 }
@@ -130,12 +129,13 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 	rec.FEN = b.FEN(side)
 
 	p.text = p.text[:0]
-	p.tagb, p.tagix, p.err = p.tagb[:0], p.tagix[:0], nil
+	p.tags.Reset()
+	p.err = nil
 	p.headerTags(h)
 	if rec.FEN != board.Start {
 		p.addTag("FEN", []byte(rec.FEN), textenc.UTF8)
 	}
-	p.finishTags(rec)
+	rec.Tags = p.tags.AppendTo(rec.Tags)
 	p.emit(rec)
 	if treeErr == nil {
 		treeErr = p.err
