@@ -67,8 +67,8 @@ type lexer struct {
 	recOffset int64
 
 	inComment bool
-	cmtStart int // buffer index of the open comment's first content byte
-	cmtLine  int32
+	cmtStart  int // buffer index of the open comment's first content byte
+	cmtLine   int32
 
 	depth      int
 	moves      int  // main-line moves so far

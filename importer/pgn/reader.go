@@ -6,7 +6,8 @@
 //
 //	file        what
 //	reader.go   Reader: buffering, record boundaries, Next
-//	lexer.go    the line lexer: tags, comments, variations, tokens
+//	lexer.go    the line lexer: comments, variations, tokens, boundaries
+//	tags.go     tag pairs, and when a tag section starts a new record
 //	word.go     classifying a movetext word (move, number, NAG, result)
 //	build.go    turning lexed spans into a record.Record (encoding, tags,
 //	            game detection)

@@ -12,7 +12,6 @@
 package xqf
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -69,7 +68,8 @@ func (r *Reader) Next() (*record.Record, error) {
 	return r.p.parse(data, src, rec, r.ReuseRecord)
 }
 
-// Parse reads one XQF file held in data into a new record.
+// Parse reads one XQF file held in data into a new record; its Raw is
+// data itself.
 func Parse(data []byte, name string) (*record.Record, error) {
 	var p parser
 	return p.parse(data, record.Source{File: name, Game: 1}, &record.Record{}, false)
@@ -153,10 +153,6 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 		rec.Text = append([]byte(nil), p.text...)
 	}
 	if treeErr != nil {
-		var pe *record.ParseError
-		if errors.As(treeErr, &pe) {
-			return rec, pe
-		}
 		return rec, &record.ParseError{Source: src, Err: treeErr}
 	}
 	return rec, nil
