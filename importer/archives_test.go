@@ -3,40 +3,22 @@ package importer_test
 import (
 	"archive/tar"
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
 	"path"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
-	"github.com/xqdb/xqdb/engine/enginetest"
 	"github.com/xqdb/xqdb/importer"
 	"github.com/xqdb/xqdb/importer/internal/xqtest"
 )
 
-func gzShared(t *testing.T, rel string) io.Reader {
-	t.Helper()
-	f, err := os.Open(enginetest.SharedData(t, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return z
-}
-
 // eachMember calls fn with a reader of every regular file of a tar.gz.
 func eachMember(t *testing.T, rel string, fn func(name string, r *importer.Reader)) {
 	t.Helper()
-	tr := tar.NewReader(gzShared(t, rel))
+	tr := tar.NewReader(xqtest.OpenShared(t, rel))
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -99,7 +81,7 @@ type pgnDerived struct {
 // (.txt) only the five that hold games giving records.
 func TestWalkerArchive(t *testing.T) {
 	oracle := map[string]pgnDerived{}
-	sc := bufio.NewScanner(gzShared(t, "xiangqi/walker8088-games/pgn_derived.jsonl.gz"))
+	sc := bufio.NewScanner(xqtest.OpenShared(t, "xiangqi/walker8088-games/pgn_derived.jsonl.gz"))
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
 		var d pgnDerived
@@ -139,7 +121,7 @@ func TestWalkerArchive(t *testing.T) {
 					t.Errorf("%s: err %v, encoding %s, result %q/%q, %d/%d moves", name, err, rec.Encoding, rec.Result, d.Result, len(rec.Moves), d.Plies)
 					continue
 				}
-				pgnTokens += checkChinese(t, rec, d.FEN, strings.Fields(d.Moves))
+				pgnTokens += xqtest.CheckChinese(t, rec, d.FEN, strings.Fields(d.Moves))
 			}
 		}
 	})
@@ -154,30 +136,4 @@ func TestWalkerArchive(t *testing.T) {
 			formats, pgnGames, unsupported, txtRecords)
 	}
 	t.Logf("formats %v; %d PGN move tokens matched the oracle", formats, pgnTokens)
-}
-
-// checkChinese compares Chinese tokens with an ICCS oracle (see
-// internal/xqtest); fen "" is the standard start.
-func checkChinese(t *testing.T, rec *importer.Record, fen string, iccs []string) int {
-	t.Helper()
-	if fen == "" {
-		fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
-	}
-	b, err := xqtest.FromFEN(fen)
-	if err != nil {
-		t.Errorf("%+v: %v", rec.Source, err)
-		return 0
-	}
-	for i, m := range iccs {
-		forms, err := b.Chinese(m)
-		if err != nil || i >= len(rec.Moves) {
-			t.Errorf("%+v: ply %d: %v", rec.Source, i+1, err)
-			return i
-		}
-		if got := xqtest.Normalize(string(rec.MoveText(i))); !slices.Contains(forms, got) {
-			t.Errorf("%+v: ply %d token %q, oracle %s = %v", rec.Source, i+1, rec.MoveText(i), m, forms)
-			return i
-		}
-	}
-	return len(iccs)
 }

@@ -13,26 +13,13 @@ import (
 	"github.com/xqdb/xqdb/engine/enginetest"
 	"github.com/xqdb/xqdb/importer/dhtmlxq"
 	"github.com/xqdb/xqdb/importer/internal/board"
+	"github.com/xqdb/xqdb/importer/internal/xqtest"
 	"github.com/xqdb/xqdb/importer/record"
 )
 
 func readAll(t *testing.T, in io.Reader, name string) ([]*record.Record, []error) {
 	t.Helper()
-	r := dhtmlxq.NewReader(in, name)
-	var recs []*record.Record
-	var errs []error
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			return recs, errs
-		}
-		var pe *record.ParseError
-		if err != nil && !errors.As(err, &pe) {
-			t.Fatal(err)
-		}
-		recs = append(recs, rec)
-		errs = append(errs, err)
-	}
+	return xqtest.ReadAll(t, dhtmlxq.NewReader(in, name).Next)
 }
 
 // movetext renders elements compactly: moves, (variations), {comments}.

@@ -3,14 +3,12 @@ package xqf_test
 import (
 	"archive/tar"
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"io"
-	"os"
 	"strings"
 	"testing"
 
-	"github.com/xqdb/xqdb/engine/enginetest"
+	"github.com/xqdb/xqdb/importer/internal/xqtest"
 	"github.com/xqdb/xqdb/importer/record"
 	"github.com/xqdb/xqdb/importer/xqf"
 )
@@ -27,20 +25,6 @@ type derived struct {
 	Moves  string `json:"moves"`
 }
 
-func gz(t *testing.T, rel string) io.Reader {
-	t.Helper()
-	f, err := os.Open(enginetest.SharedData(t, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return z
-}
-
 // TestWalkerArchive reads all 26,150 XQF files of the walker8088 archive
 // straight from its tar and checks each against the derived oracle: the
 // version, type and result bytes, the start FEN with the inferred side to
@@ -49,7 +33,7 @@ func gz(t *testing.T, rel string) io.Reader {
 // SOURCES.md.
 func TestWalkerArchive(t *testing.T) {
 	oracle := map[string]derived{}
-	sc := bufio.NewScanner(gz(t, "xiangqi/walker8088-games/xqf_mainline_derived.jsonl.gz"))
+	sc := bufio.NewScanner(xqtest.OpenShared(t, "xiangqi/walker8088-games/xqf_mainline_derived.jsonl.gz"))
 	sc.Buffer(nil, 1<<24)
 	for sc.Scan() {
 		var d derived
@@ -58,7 +42,7 @@ func TestWalkerArchive(t *testing.T) {
 		}
 		oracle[d.Path] = d
 	}
-	tr := tar.NewReader(gz(t, "xiangqi/walker8088-games/walker8088-cchess-games-2f4782f.tar.gz"))
+	tr := tar.NewReader(xqtest.OpenShared(t, "xiangqi/walker8088-games/walker8088-cchess-games-2f4782f.tar.gz"))
 	versions, types, results := map[string]int{}, map[string]int{}, map[string]int{}
 	var files, withVariations, noMoves, plies, tokens int
 	for {
