@@ -25,8 +25,8 @@ const (
 )
 
 // sniffSize is how far into a text file the DhtmlXQ markers are looked
-// for; HTML pages carry them in their body.
-const sniffSize = 64 << 10
+// for (files named .html or .htm are DhtmlXQ whatever their head says).
+const sniffSize = 16 << 10
 
 // unsupported lists record formats met in real archives that xqdb does
 // not read (NOTATIONS §9). A file of one of these yields one

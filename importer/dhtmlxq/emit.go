@@ -73,28 +73,30 @@ func (p *parser) emit(r *Reader, rec *record.Record, comments map[[2]int]field) 
 // branch emits branch bi at the given depth; extra are branches that
 // replace its first move too (when it continues a line).
 func (e *emitter) branch(bi, depth int, extra []int) {
-	if e.done[bi] {
-		return
-	}
-	e.done[bi] = true
-	br := &e.p.branches[bi]
-	for i := range br.moves {
-		ply := br.ply + i
-		e.move(&br.moves[i], depth)
-		e.comment(br.id, ply, depth)
-		// Branches replacing this move follow it as variations. For a
-		// branch's first move they are alternatives at the parent's
-		// level too; placed inside this variation right after the move
-		// they replace, PGN reads them the same way.
-		alts := e.alts[[2]int{bi, ply}]
-		if i == 0 && len(extra) > 0 {
-			alts = append(alts[:len(alts):len(alts)], extra...)
+	for !e.done[bi] {
+		e.done[bi] = true
+		br := &e.p.branches[bi]
+		for i := range br.moves {
+			ply := br.ply + i
+			e.move(&br.moves[i], depth)
+			e.comment(br.id, ply, depth)
+			// Branches replacing this move follow it as variations. For
+			// a branch's first move they are alternatives at the
+			// parent's level too; placed inside this variation right
+			// after the move they replace, PGN reads them the same way.
+			alts := e.alts[[2]int{bi, ply}]
+			if i == 0 && len(extra) > 0 {
+				alts = append(alts[:len(alts):len(alts)], extra...)
+			}
+			e.variations(alts, depth)
 		}
-		e.variations(alts, depth)
-	}
-	// A branch at the ply after the last move continues the line.
-	if cont := e.alts[[2]int{bi, br.ply + len(br.moves)}]; len(cont) > 0 && !e.done[cont[0]] {
-		e.branch(cont[0], depth, cont[1:])
+		// A branch at the ply after the last move continues the line (a
+		// loop, not recursion: such chains can be long).
+		cont := e.alts[[2]int{bi, br.ply + len(br.moves)}]
+		if len(cont) == 0 {
+			return
+		}
+		bi, extra = cont[0], cont[1:]
 	}
 }
 

@@ -99,8 +99,7 @@ func (r *Reader) Next() (*record.Record, error) {
 // parser keeps buffers reused from record to record.
 type parser struct {
 	text     []byte
-	tagb     []byte
-	tagix    []int
+	tags     record.TagBuilder
 	branches []branch
 	err      error
 }
@@ -120,7 +119,8 @@ func (p *parser) parse(r *Reader, b block, src record.Source, rec *record.Record
 	rec.NotationHint = engine.ICCS
 	rec.Encoding = r.enc.String()
 	rec.Raw = r.data[b.start:b.end]
-	p.text, p.tagb, p.tagix, p.err = p.text[:0], p.tagb[:0], p.tagix[:0], nil
+	p.text, p.err = p.text[:0], nil
+	p.tags.Reset()
 	if !b.closed {
 		p.fail(fmt.Errorf("dhtmlxq: %w: block not closed", record.ErrTruncated))
 	}
@@ -185,7 +185,7 @@ func (p *parser) parse(r *Reader, b block, src record.Source, rec *record.Record
 	if rec.FEN != board.Start {
 		p.addTag("FEN", rec.FEN)
 	}
-	p.finishTags(rec)
+	rec.Tags = p.tags.AppendTo(rec.Tags)
 	p.emit(r, rec, comments)
 	rec.Text = p.text
 	return p.err

@@ -33,10 +33,16 @@ func findBlocks(data []byte) []block {
 		start := p + i
 		body := start + len(openers[which])
 		b := block{start: start, dhj: which == 2}
-		j, _ := indexAny(data[body:], closers)
+		// Look for the closer only before the next opener: each byte is
+		// searched once however many blocks are left open.
 		k, _ := indexAny(data[body:], openers)
+		limit := len(data)
+		if k >= 0 {
+			limit = body + k
+		}
+		j, _ := indexAny(data[body:limit], closers)
 		switch {
-		case j >= 0 && (k < 0 || j < k):
+		case j >= 0:
 			b.end = body + j + len(closers[which])
 			if e := bytes.IndexByte(data[body+j:], ']'); e >= 0 {
 				b.end = body + j + e + 1
@@ -98,11 +104,17 @@ func fields(data []byte, b block) []field {
 		}
 		name := string(data[n0 : n0+e])
 		v0 := n0 + e + 1
+		// A value never holds another opening tag: search for its closing
+		// tag only up to the next one (linear on hostile input).
+		limit := b.end
+		if o := bytes.Index(data[v0:b.end], prefix); o >= 0 {
+			limit = v0 + o
+		}
 		closeTag := append(append(append([]byte(nil), closePrefix...), name...), ']')
-		v1, next := b.end, b.end
-		if c := bytes.Index(data[v0:b.end], closeTag); c >= 0 {
+		v1, next := limit, limit
+		if c := bytes.Index(data[v0:limit], closeTag); c >= 0 {
 			v1, next = v0+c, v0+c+len(closeTag)
-		} else if c := bytes.Index(data[v0:b.end], closePrefix); c >= 0 {
+		} else if c := bytes.Index(data[v0:limit], closePrefix); c >= 0 {
 			v1, next = v0+c, v0+c+len(closePrefix)
 		}
 		out = append(out, field{name: name, val0: v0, val1: v1})

@@ -4,8 +4,6 @@ import (
 	"html"
 	"strconv"
 	"strings"
-
-	"github.com/xqdb/xqdb/importer/record"
 )
 
 // decode returns a field value as UTF-8 text: decoded from the file's
@@ -67,19 +65,5 @@ func (p *parser) metaTag(name, v string) {
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 func (p *parser) addTag(name, v string) {
-	p.tagb = append(p.tagb, name...)
-	p.tagix = append(p.tagix, len(p.tagb))
-	p.tagb = append(p.tagb, v...)
-	p.tagix = append(p.tagix, len(p.tagb))
-}
-
-// finishTags builds rec.Tags from the collected pairs, all in one string.
-func (p *parser) finishTags(rec *record.Record) {
-	s := string(p.tagb)
-	prev := 0
-	for i := 0; i < len(p.tagix); i += 2 {
-		n, v := p.tagix[i], p.tagix[i+1]
-		rec.Tags = append(rec.Tags, record.Tag{Name: s[prev:n], Value: s[n:v]})
-		prev = v
-	}
+	p.tags.AddFunc([]byte(name), func(dst []byte) []byte { return append(dst, v...) })
 }

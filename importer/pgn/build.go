@@ -19,8 +19,7 @@ import (
 // builder holds the buffers finish reuses from record to record.
 type builder struct {
 	text  []byte
-	tagb  []byte
-	tagix []int32
+	tags  record.TagBuilder
 	marks []*int32
 }
 
@@ -77,8 +76,12 @@ func (r *Reader) finish() (*record.Record, error) {
 	r.games++
 	src := record.Source{File: r.name, Game: r.games, Offset: lx.recOffset, Line: lx.recLine}
 	if lx.tooLarge {
-		return nil, &record.ParseError{Source: src,
-			Err: fmt.Errorf("pgn: %w (limit %d bytes)", record.ErrRecordTooLarge, r.maxRecord())}
+		err := fmt.Errorf("pgn: %w (limit %d bytes)", record.ErrRecordTooLarge, r.maxRecord())
+		if r.tooManyTags {
+			err = fmt.Errorf("pgn: %w (more than %d tags)", record.ErrRecordTooLarge, record.MaxTags)
+		}
+		r.tooManyTags = false
+		return nil, &record.ParseError{Source: src, Err: err}
 	}
 	if lx.depth > 0 {
 		r.fail(fmt.Errorf("pgn: %w: %d variation(s) not closed", record.ErrUnbalancedVariation, lx.depth), lx.recStart+lx.contentEnd)
@@ -99,7 +102,8 @@ func (r *Reader) finish() (*record.Record, error) {
 
 	rec := r.rec
 	if rec == nil || !r.ReuseRecord {
-		rec = &record.Record{}
+		// A fresh record gets its slices at their final size at once.
+		rec = &record.Record{Tags: make([]record.Tag, 0, len(lx.tags)), Moves: make([]record.Token, 0, lx.moves)}
 		if r.ReuseRecord {
 			r.rec = rec
 		}
@@ -197,34 +201,19 @@ func (r *Reader) convert(raw []byte, enc textenc.Encoding) []byte {
 	return text
 }
 
-// buildTags fills rec.Tags from the lexed spans over text. All names and
-// values share one string: one allocation per record.
+// buildTags fills rec.Tags from the lexed spans over text.
 func (r *Reader) buildTags(rec *record.Record, text []byte) {
-	lx := &r.lx
-	if len(lx.tags) == 0 {
-		return
-	}
-	b := &r.b
-	b.tagb = b.tagb[:0]
-	b.tagix = b.tagix[:0]
-	for _, t := range lx.tags {
-		b.tagb = append(b.tagb, text[t.name0:t.name1]...)
-		b.tagix = append(b.tagix, int32(len(b.tagb)))
+	tb := &r.b.tags
+	tb.Reset()
+	for _, t := range r.lx.tags {
 		v := text[t.val0:t.val1]
 		if t.escaped {
-			b.tagb = appendUnescaped(b.tagb, v)
+			tb.AddFunc(text[t.name0:t.name1], func(dst []byte) []byte { return appendUnescaped(dst, v) })
 		} else {
-			b.tagb = append(b.tagb, v...)
+			tb.AddFunc(text[t.name0:t.name1], func(dst []byte) []byte { return append(dst, v...) })
 		}
-		b.tagix = append(b.tagix, int32(len(b.tagb)))
 	}
-	s := string(b.tagb)
-	prev := int32(0)
-	for i := 0; i < len(b.tagix); i += 2 {
-		n, v := b.tagix[i], b.tagix[i+1]
-		rec.Tags = append(rec.Tags, record.Tag{Name: s[prev:n], Value: s[n:v]})
-		prev = v
-	}
+	rec.Tags = tb.AppendTo(rec.Tags)
 }
 
 // appendUnescaped appends v with PGN's \" and \\ escapes resolved.

@@ -1,13 +1,13 @@
 package pgn_test
 
 import (
-	"errors"
 	"io"
 	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/importer/internal/xqtest"
 	"github.com/xqdb/xqdb/importer/pgn"
 	"github.com/xqdb/xqdb/importer/record"
 )
@@ -26,23 +26,7 @@ func readFile(t *testing.T, path string) ([]*record.Record, []error) {
 
 func readStream(t *testing.T, in io.Reader, name string) ([]*record.Record, []error) {
 	t.Helper()
-	r := pgn.NewReader(in, name)
-	var recs []*record.Record
-	var errs []error
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			return recs, errs
-		}
-		var pe *record.ParseError
-		if err != nil && !errors.As(err, &pe) {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if rec != nil {
-			recs = append(recs, rec)
-			errs = append(errs, err)
-		}
-	}
+	return xqtest.ReadAll(t, pgn.NewReader(in, name).Next)
 }
 
 func fixture(name string) string { return filepath.Join("..", "testdata", "pgn", name) }

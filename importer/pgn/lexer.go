@@ -69,7 +69,6 @@ type lexer struct {
 	inComment bool
 	cmtStart  int // buffer index of the open comment's first content byte
 	cmtLine   int32
-	cmtOffset int64
 
 	depth      int
 	moves      int  // main-line moves so far
@@ -163,17 +162,17 @@ func (r *Reader) skipLine(lineEnd int) int {
 }
 
 // boundary ends the open record before buffer index p, where lexing will
-// resume outside any record.
-func (r *Reader) boundary(p int) (int, bool) {
+// resume outside any record. It returns true for lexLine to pass on.
+func (r *Reader) boundary(p int) bool {
 	r.pos = p
 	r.lx.state = stBetween
-	return r.lx.recStart + r.lx.contentEnd, true
+	return true
 }
 
 // lexLine lexes from r.pos to lineEnd (just past the line's '\n'). It
-// returns done when a record has ended; end is then the buffer index
-// where the record's content ends and r.pos is where lexing resumes.
-func (r *Reader) lexLine(lineEnd int) (end int, done bool) {
+// returns true when a record has ended (it ends at contentEnd); r.pos is
+// then where lexing resumes.
+func (r *Reader) lexLine(lineEnd int) bool {
 	lx := &r.lx
 	buf := r.buf
 	p := r.pos
@@ -248,7 +247,6 @@ func (r *Reader) lexLine(lineEnd int) (end int, done bool) {
 			lx.inComment = true
 			lx.cmtStart = p + 1
 			lx.cmtLine = int32(r.line)
-			lx.cmtOffset = r.base + int64(p+1)
 			p++
 		case ';':
 			if lx.state == stBetween || lx.tentative {
@@ -283,21 +281,28 @@ func (r *Reader) lexLine(lineEnd int) (end int, done bool) {
 			p++
 		case ']', '}':
 			p++ // stray closer: nothing to do with it
+		case '<':
+			if n := htmlTagLen(buf[p:lineEnd]); n > 0 {
+				lx.hasContent = contentBefore
+				p += n // markup from a web page: a blank
+				continue
+			}
+			p++ // PGN reserves '<'; a stray one means nothing
 		default:
-			q, end, done := r.lexWord(p, lineEnd, !contentBefore)
+			q, done := r.lexWord(p, lineEnd, !contentBefore)
 			if done {
-				return end, true
+				return true
 			}
 			p = q
 		}
 	}
 	r.pos = p
-	return 0, false
+	return false
 }
 
 // lexWord lexes the word at p. It may end the record (a result on the
 // main line, or a move number 1 restarting after a blank line).
-func (r *Reader) lexWord(p, lineEnd int, firstOnLine bool) (next, end int, done bool) {
+func (r *Reader) lexWord(p, lineEnd int, firstOnLine bool) (next int, done bool) {
 	lx := &r.lx
 	buf := r.buf
 	q := r.wordEnd(p, lineEnd)
@@ -305,40 +310,68 @@ func (r *Reader) lexWord(p, lineEnd int, firstOnLine bool) (next, end int, done 
 	kind, n := classifyWord(w)
 	switch lx.state {
 	case stBetween:
-		if !startsGame(w) {
-			return r.skipLine(lineEnd), 0, false // stray text after a result
+		if !startsGame(r.utf8Word(w)) || kind == record.MoveNumber && !r.moveFollows(p+n, lineEnd) {
+			return r.skipLine(lineEnd), false // stray text: an advert, prose
 		}
 		r.openRecord(p, stMoves)
 	case stTags:
 		lx.state = stMoves
 	case stMoves:
 		if lx.tentative {
-			if kind != record.Result && !startsGame(w) {
+			if kind != record.Result && !startsGame(r.utf8Word(w)) {
 				lx.state = stBetween // the comment was stray text too
-				return r.skipLine(lineEnd), 0, false
+				return r.skipLine(lineEnd), false
 			}
 			lx.tentative = false
 		} else if kind == record.MoveNumber {
 			if firstOnLine && lx.blank && lx.depth == 0 && lx.moves >= 2 && moveNumber(w[:n]) == 1 {
 				// "1." after a blank line in a game already under way:
 				// header-less games one after another.
-				end, done := r.boundary(p)
-				return p, end, done
+				return p, r.boundary(p)
 			}
 		}
 	}
 	lx.blank = false
 	if kind == record.MoveNumber && n < len(w) {
 		r.add(record.MoveNumber, p, p+n, r.line)
-		return p + n, 0, false // lex the glued move as a word of its own
+		return p + n, false // lex the glued move as a word of its own
 	}
 	r.add(kind, p, q, r.line)
 	if kind == record.Result && lx.depth == 0 {
-		r.pos = q
-		lx.state = stBetween
-		return q, lx.recStart + lx.contentEnd, true
+		return q, r.boundary(q)
 	}
-	return q, 0, false
+	return q, false
+}
+
+// moveFollows reports whether the next word on the line from p is a move
+// ("1. e4", "1.炮二平五"): header-less movetext starts that way, numbered
+// prose ("6. 特别注意…") does not.
+func (r *Reader) moveFollows(p, lineEnd int) bool {
+	for p < lineEnd && class[r.buf[p]] == clSpace {
+		p++
+	}
+	if p >= lineEnd || r.buf[p] == '\n' {
+		return false
+	}
+	q := r.wordEnd(p, lineEnd)
+	if q == p {
+		return false
+	}
+	w := r.buf[p:q]
+	if k, _ := classifyWord(w); k == record.MoveNumber {
+		return false
+	}
+	return startsGame(r.utf8Word(w))
+}
+
+// utf8Word returns w as UTF-8 for the checks that read characters: in a
+// double-byte file it is decoded into a scratch buffer.
+func (r *Reader) utf8Word(w []byte) []byte {
+	if !r.dbcs {
+		return w
+	}
+	r.scratch = r.prior.AppendUTF8(r.scratch[:0], w)
+	return r.scratch
 }
 
 // wordEnd returns the end of the movetext word starting at p.
@@ -433,13 +466,8 @@ func (r *Reader) closeComment(q int, unterminated bool) {
 		r.fail(fmt.Errorf("pgn: %w", record.ErrUnterminatedComment), lx.cmtStart-1)
 	}
 	r.add(record.Comment, lx.cmtStart, q, int(lx.cmtLine))
-	if !lx.tooLarge {
-		if t := &lx.elems[len(lx.elems)-1]; t.Offset != lx.cmtOffset {
-			t.Offset = lx.cmtOffset
-		}
-		if !unterminated {
-			lx.contentEnd = q + 1 - lx.recStart
-		}
+	if !unterminated && !lx.tooLarge {
+		lx.contentEnd = q + 1 - lx.recStart // the record runs to the '}'
 	}
 }
 

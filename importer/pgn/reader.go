@@ -6,7 +6,8 @@
 //
 //	file        what
 //	reader.go   Reader: buffering, record boundaries, Next
-//	lexer.go    the line lexer: tags, comments, variations, tokens
+//	lexer.go    the line lexer: comments, variations, tokens, boundaries
+//	tags.go     tag pairs, and when a tag section starts a new record
 //	word.go     classifying a movetext word (move, number, NAG, result)
 //	build.go    turning lexed spans into a record.Record (encoding, tags,
 //	            game detection)
@@ -22,7 +23,6 @@ package pgn
 
 import (
 	"bytes"
-	"errors"
 	"io"
 
 	"github.com/xqdb/xqdb/importer/record"
@@ -30,7 +30,11 @@ import (
 )
 
 const (
-	chunkSize = 256 << 10
+	// firstChunk is the first buffer; a stream that outgrows it reads in
+	// chunkSize pieces. Archives of one small game per file (CCPD: 58,468
+	// files) then cost little per file.
+	firstChunk = 16 << 10
+	chunkSize  = 256 << 10
 	// sniffSize is how much of the stream decides whether the file is
 	// double-byte encoded (its delimiters must then be found pair-wise).
 	sniffSize = 64 << 10
@@ -70,6 +74,10 @@ type Reader struct {
 	line int // line number of buf[pos]
 	lx   lexer
 
+	scratch     []byte // a word decoded to UTF-8 (utf8Word)
+	tooManyTags bool   // the too-large record had more than MaxTags tags
+	scanned     int    // bytes after pos already searched for '\n'
+
 	games int // records returned so far
 	rec   *record.Record
 	b     builder
@@ -103,7 +111,7 @@ func (r *Reader) Next() (*record.Record, error) {
 			r.lx.tooLarge = true
 		}
 		for r.pos < lineEnd {
-			if _, done := r.lexLine(lineEnd); done {
+			if r.lexLine(lineEnd) {
 				return r.finish()
 			}
 		}
@@ -113,9 +121,17 @@ func (r *Reader) Next() (*record.Record, error) {
 // nextLine returns the end (just past '\n', or the end of data at EOF) of
 // the line starting at r.pos, reading more data when needed.
 func (r *Reader) nextLine() (int, bool) {
-	if i := bytes.IndexByte(r.buf[r.pos:r.n], '\n'); i >= 0 {
-		return r.pos + i + 1, true
+	from := r.pos + r.scanned
+	if from > r.n {
+		from = r.n
 	}
+	if i := bytes.IndexByte(r.buf[from:r.n], '\n'); i >= 0 {
+		r.scanned = 0
+		return from + i + 1, true
+	}
+	// Remember how far the search went: a long line arriving in many
+	// chunks is then searched once, not once per chunk.
+	r.scanned = r.n - r.pos
 	if r.eof {
 		return r.n, true
 	}
@@ -157,21 +173,34 @@ func (r *Reader) fill() {
 	}
 	if r.n == len(r.buf) {
 		size := 2 * len(r.buf)
-		if size < chunkSize {
+		switch {
+		case len(r.buf) == 0:
+			size = firstChunk
+		case size < chunkSize:
 			size = chunkSize
 		}
 		nb := make([]byte, size)
 		copy(nb, r.buf[:r.n])
 		r.buf = nb
 	}
-	m, err := io.ReadFull(r.src, r.buf[r.n:])
-	r.n += m
-	switch {
-	case err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF):
-		r.eof = true
-	case err != nil:
-		r.ioErr = err
-		r.eof = true // lex what was read, then report the error
+	// Read until the buffer is full: fewer, larger lexing rounds. Only
+	// io.EOF ends the stream cleanly; a truncated gzip stream reports
+	// io.ErrUnexpectedEOF, which is an I/O error like any other.
+	for r.n < len(r.buf) {
+		m, err := r.src.Read(r.buf[r.n:])
+		r.n += m
+		if err == io.EOF {
+			r.eof = true
+			break
+		}
+		if err != nil {
+			r.ioErr = err
+			r.eof = true // lex what was read, then report the error
+			break
+		}
+		if m == 0 {
+			break
+		}
 	}
 	if !r.sniffd {
 		r.sniff()

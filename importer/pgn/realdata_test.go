@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,61 +14,13 @@ import (
 	"github.com/xqdb/xqdb/engine/enginetest"
 	"github.com/xqdb/xqdb/importer/internal/xqtest"
 	"github.com/xqdb/xqdb/importer/pgn"
-	"github.com/xqdb/xqdb/importer/record"
 )
-
-// openShared opens a shared data file, gunzipping .gz files.
-func openShared(t *testing.T, rel string) io.Reader {
-	t.Helper()
-	f, err := os.Open(enginetest.SharedData(t, rel))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { f.Close() })
-	if !strings.HasSuffix(rel, ".gz") {
-		return f
-	}
-	z, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return z
-}
-
-// checkChinese compares a record's Chinese-notation tokens with an ICCS
-// oracle: each oracle move, played on a bare board from fen and written in
-// Chinese, must equal the token once both are normalised. It returns the
-// number of moves compared.
-func checkChinese(t *testing.T, rec *record.Record, fen string, iccs []string) int {
-	t.Helper()
-	b, err := xqtest.FromFEN(fen)
-	if err != nil {
-		t.Errorf("%+v: %v", rec.Source, err)
-		return 0
-	}
-	for i, m := range iccs {
-		forms, err := b.Chinese(m)
-		if err != nil {
-			t.Errorf("%+v: ply %d: %v", rec.Source, i+1, err)
-			return i
-		}
-		if i >= len(rec.Moves) {
-			t.Errorf("%+v: %d moves, oracle has %d", rec.Source, len(rec.Moves), len(iccs))
-			return i
-		}
-		if got := xqtest.Normalize(string(rec.MoveText(i))); !slices.Contains(forms, got) {
-			t.Errorf("%+v: ply %d token %q (%s), oracle %s = %v", rec.Source, i+1, rec.MoveText(i), got, m, forms)
-			return i
-		}
-	}
-	return len(iccs)
-}
 
 // TestCCPDUnique reads the 31,082 unique CCPD records (UTF-8) and checks
 // every record against ccpd_unique_derived.tsv.gz: FEN, ply count, and
 // every move token against the oracle's ICCS replay.
 func TestCCPDUnique(t *testing.T) {
-	recs, errs := readStream(t, openShared(t, "xiangqi/ccpd/ccpd_unique.utf8.pgn.gz"), "ccpd_unique.utf8.pgn")
+	recs, errs := readStream(t, xqtest.OpenShared(t, "xiangqi/ccpd/ccpd_unique.utf8.pgn.gz"), "ccpd_unique.utf8.pgn")
 	if got, want := len(recs), 31082; got != want {
 		t.Fatalf("got %d records, want %d", got, want)
 	}
@@ -78,7 +29,7 @@ func TestCCPDUnique(t *testing.T) {
 			t.Errorf("record %d: %v", i+1, err)
 		}
 	}
-	sc := bufio.NewScanner(openShared(t, "xiangqi/ccpd/ccpd_unique_derived.tsv.gz"))
+	sc := bufio.NewScanner(xqtest.OpenShared(t, "xiangqi/ccpd/ccpd_unique_derived.tsv.gz"))
 	sc.Buffer(nil, 1<<20)
 	sc.Scan() // header
 	rows, compared := 0, 0
@@ -107,7 +58,7 @@ func TestCCPDUnique(t *testing.T) {
 				iccs = iccs[:max(n-1, 0)]
 			}
 		}
-		compared += checkChinese(t, rec, f[4], iccs)
+		compared += xqtest.CheckChinese(t, rec, f[4], iccs)
 		if t.Failed() && rows > 20 {
 			t.FailNow()
 		}
@@ -184,7 +135,7 @@ func TestPGNMentor(t *testing.T) {
 // merges each file into 2 "games".
 func TestScalachessHeaderOnly(t *testing.T) {
 	for file, want := range map[string]int{"FWWRC.pgn": 605, "uzchesscup.pgn": 45} {
-		recs, errs := readStream(t, openShared(t, "chess/scalachess/"+file), file)
+		recs, errs := readStream(t, xqtest.OpenShared(t, "chess/scalachess/"+file), file)
 		if len(recs) != want {
 			t.Errorf("%s: %d records, want %d", file, len(recs), want)
 		}
@@ -202,7 +153,7 @@ func TestScalachessHeaderOnly(t *testing.T) {
 func TestWukongNotations(t *testing.T) {
 	var plies [3][]int
 	for i, file := range []string{"bulk_games_uci.pgn", "xqdb_international.pgn", "xqdb_traditional.pgn"} {
-		recs, errs := readStream(t, openShared(t, "xiangqi/samples/wukong-xqdb-notation/"+file), file)
+		recs, errs := readStream(t, xqtest.OpenShared(t, "xiangqi/samples/wukong-xqdb-notation/"+file), file)
 		if len(recs) != 15 {
 			t.Fatalf("%s: %d records, want 15", file, len(recs))
 		}

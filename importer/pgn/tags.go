@@ -111,6 +111,10 @@ func (r *Reader) lexTag(p, lineEnd int) (int, bool) {
 		r.fail(fmt.Errorf("pgn: %w", record.ErrTagTooLong), start)
 	}
 	lx.blank = false
+	if len(lx.tags) >= record.MaxTags && !lx.tooLarge {
+		lx.tooLarge = true // hasTag is linear: keep the tag section bounded
+		r.tooManyTags = true
+	}
 	if !lx.tooLarge {
 		base := lx.recStart
 		lx.tags = append(lx.tags, tagSpan{

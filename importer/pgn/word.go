@@ -7,9 +7,10 @@ import (
 )
 
 // delim marks the bytes that end a movetext word (PGN's self-delimiting
-// characters and white space; NUL because Stein.pgn ends with NULs).
+// characters and white space; NUL because Stein.pgn ends with NULs; '<',
+// reserved by PGN, because games pasted from web pages carry "<br />").
 var delim = func() (t [256]bool) {
-	for _, c := range []byte(" \t\r\n\f\v\x00{}()[];") {
+	for _, c := range []byte(" \t\r\n\f\v\x00{}()[];<") {
 		t[c] = true
 	}
 	return t
@@ -58,7 +59,7 @@ func classifyWord(w []byte) (k record.Kind, n int) {
 		if j > i && (j == len(w) || w[j] < '0' || w[j] > '9') {
 			return record.MoveNumber, j
 		}
-	case c == 0xC2:
+	case c >= 0x80:
 		if resultText(w) != "" {
 			return record.Result, len(w)
 		}
@@ -78,6 +79,14 @@ func resultText(w []byte) string {
 		return "1/2-1/2"
 	case "*":
 		return "*"
+	// Chinese move lists end with the result in words (walker8088's
+	// test1_move.txt: 红胜).
+	case "红胜", "紅勝", "红先胜", "紅先勝":
+		return "1-0"
+	case "黑胜", "黑勝", "红负", "紅負", "红先负", "紅先負":
+		return "0-1"
+	case "和棋", "和局", "红和", "紅和", "红先和", "紅先和":
+		return "1/2-1/2"
 	}
 	return ""
 }
@@ -106,6 +115,14 @@ func startsGame(w []byte) bool {
 	if w[0] < utf8.RuneSelf {
 		s := record.MoveShape(w)
 		return s == record.ShapeChess || s == record.ShapeXiangqi || s == record.ShapeCoordinate
+	}
+	// Annotation marks after a Chinese move: 炮一进六！！, 马２进３？
+	for len(w) >= 3 {
+		r, size := utf8.DecodeLastRune(w)
+		if r != '！' && r != '？' && r != '!' && r != '?' {
+			break
+		}
+		w = w[:len(w)-size]
 	}
 	var runes [5]rune
 	n := 0
@@ -151,4 +168,27 @@ func allIn(b []byte, set string) bool {
 		}
 	}
 	return true
+}
+
+// htmlTagLen returns the length of an HTML tag such as "<br />" or "</p>"
+// at the start of b, 0 when b does not start with one. PGN copied from web
+// pages (chess.js 0.pgn, pgn-read Little_*.pgn) has them between tags and
+// moves; they read as blanks.
+func htmlTagLen(b []byte) int {
+	i := 1
+	if i < len(b) && b[i] == '/' {
+		i++
+	}
+	if i >= len(b) || (b[i]|0x20) < 'a' || (b[i]|0x20) > 'z' {
+		return 0
+	}
+	for ; i < len(b) && i < 256; i++ {
+		switch b[i] {
+		case '>':
+			return i + 1
+		case '<', '\n', '{', '}', '[', ']':
+			return 0
+		}
+	}
+	return 0
 }

@@ -51,6 +51,9 @@ func Detect(r *Record) {
 
 func detectGame(r *Record, gameTag, variant, fen string, hasRed, hasWhite bool) engine.Game {
 	if gameTag != "" {
+		if strings.EqualFold(gameTag, "Chinese Chess") {
+			return engine.Xiangqi // xqbase's spelling, without ParseGame's allocation
+		}
 		if g, err := engine.ParseGame(gameTag); err == nil {
 			return g
 		}
@@ -206,8 +209,8 @@ func lower(b byte) byte {
 // digit (NOTATIONS §4–5). SAN never ends that way.
 func isWXFShape(t []byte) bool {
 	n := len(t)
-	for n > 0 && (t[n-1] == '+' || t[n-1] == '#' || t[n-1] == '!' || t[n-1] == '?') && n > 4 {
-		n-- // check marks some tools append
+	for n > 4 && (t[n-1] == '+' || t[n-1] == '#' || t[n-1] == '!' || t[n-1] == '?') {
+		n-- // check marks and annotations some tools append
 	}
 	if n != 4 && n != 5 {
 		return false
@@ -223,8 +226,6 @@ func isWXFShape(t []byte) bool {
 			return false
 		}
 	}
-	// "e2-4"-like spellings are not SAN either, but "Nf3" forms are caught
-	// by the operator test above; a leading digit or sign is WXF-only.
 	return true
 }
 

@@ -49,6 +49,9 @@ var (
 const (
 	// MaxTagLen is the longest tag name or value kept, in bytes.
 	MaxTagLen = 64 << 10
+	// MaxTags is the most tags kept in one record; more make the record
+	// ErrRecordTooLarge.
+	MaxTags = 4096
 	// MaxDepth is the deepest variation nesting kept.
 	MaxDepth = 1000
 	// DefaultMaxRecordSize is the default limit of one record's bytes.

@@ -21,6 +21,9 @@ func FENRanks(fen string) int {
 // all six fields ("- - 0 1" added when the tail is missing). It changes
 // nothing else: a wrong board stays wrong for replay to report.
 func NormalizeXiangqiFEN(fen string) string {
+	if isNormalXiangqiFEN(fen) {
+		return fen // the common case (every CCPD record): no allocation
+	}
 	fields := strings.Fields(fen)
 	if len(fields) == 0 {
 		return ""
@@ -64,4 +67,24 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// isNormalXiangqiFEN reports whether fen already has the form
+// NormalizeXiangqiFEN produces: "<board> w|b - - <n> <n>", single spaces,
+// no E/H letters.
+func isNormalXiangqiFEN(fen string) bool {
+	board, rest, ok := strings.Cut(fen, " ")
+	if !ok || strings.ContainsAny(board, "EeHh") {
+		return false
+	}
+	side, rest, ok := strings.Cut(rest, " ")
+	if !ok || side != "w" && side != "b" {
+		return false
+	}
+	tail, ok := strings.CutPrefix(rest, "- - ")
+	if !ok {
+		return false
+	}
+	half, full, ok := strings.Cut(tail, " ")
+	return ok && isDigits(half) && isDigits(full)
 }

@@ -12,6 +12,7 @@
 //	errors.go   ParseError and the sentinel errors
 //	detect.go   game and notation detection from tags, FEN and move shapes
 //	fen.go      FEN shape checks and Xiangqi FEN normalisation
+//	tags.go     TagBuilder: a record's tags sharing one string
 package record
 
 import (

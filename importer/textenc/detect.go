@@ -118,8 +118,8 @@ func detectDBCS(b []byte, prior Encoding) (Encoding, bool) {
 	if s.pairs == 0 || s.lone*4 > s.pairs {
 		return 0, false
 	}
-	if s.gbkHits == 0 && s.big5Hit == 0 && s.pairs < 4 {
-		return 0, false
+	if s.gbkHits == 0 && s.big5Hit == 0 && s.pairs < 4 && !prior.IsDBCS() {
+		return 0, false // a few pairs in a Latin file: "W\xe4lbers"
 	}
 	switch {
 	case s.gbkHits > s.big5Hit:

@@ -62,21 +62,7 @@ func (p *parser) addTag(name string, v []byte, e textenc.Encoding) {
 			break
 		}
 	}
-	p.tagb = append(p.tagb, name...)
-	p.tagix = append(p.tagix, len(p.tagb))
-	p.tagb = e.AppendUTF8(p.tagb, v)
-	p.tagix = append(p.tagix, len(p.tagb))
-}
-
-// finishTags builds rec.Tags from the collected pairs, all in one string.
-func (p *parser) finishTags(rec *record.Record) {
-	s := string(p.tagb)
-	prev := 0
-	for i := 0; i < len(p.tagix); i += 2 {
-		n, v := p.tagix[i], p.tagix[i+1]
-		rec.Tags = append(rec.Tags, record.Tag{Name: s[prev:n], Value: s[n:v]})
-		prev = v
-	}
+	p.tags.AddFunc([]byte(name), func(dst []byte) []byte { return e.AppendUTF8(dst, v) })
 }
 
 // emit writes the tree as movetext elements over p.text: the root

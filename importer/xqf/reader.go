@@ -12,7 +12,6 @@
 package xqf
 
 import (
-	"errors"
 	"fmt"
 	"io"
 
@@ -69,7 +68,8 @@ func (r *Reader) Next() (*record.Record, error) {
 	return r.p.parse(data, src, rec, r.ReuseRecord)
 }
 
-// Parse reads one XQF file held in data into a new record.
+// Parse reads one XQF file held in data into a new record; its Raw is
+// data itself.
 func Parse(data []byte, name string) (*record.Record, error) {
 	var p parser
 	return p.parse(data, record.Source{File: name, Game: 1}, &record.Record{}, false)
@@ -80,8 +80,7 @@ type parser struct {
 	area  []byte
 	nodes []node
 	text  []byte
-	tagb  []byte
-	tagix []int
+	tags  record.TagBuilder
 	enc   textenc.Encoding
 	err   error // first defect found while emitting
 }
@@ -130,12 +129,13 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 	rec.FEN = b.FEN(side)
 
 	p.text = p.text[:0]
-	p.tagb, p.tagix, p.err = p.tagb[:0], p.tagix[:0], nil
+	p.tags.Reset()
+	p.err = nil
 	p.headerTags(h)
 	if rec.FEN != board.Start {
 		p.addTag("FEN", []byte(rec.FEN), textenc.UTF8)
 	}
-	p.finishTags(rec)
+	rec.Tags = p.tags.AppendTo(rec.Tags)
 	p.emit(rec)
 	if treeErr == nil {
 		treeErr = p.err
@@ -153,10 +153,6 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 		rec.Text = append([]byte(nil), p.text...)
 	}
 	if treeErr != nil {
-		var pe *record.ParseError
-		if errors.As(treeErr, &pe) {
-			return rec, pe
-		}
 		return rec, &record.ParseError{Source: src, Err: treeErr}
 	}
 	return rec, nil

@@ -1,0 +1,86 @@
+package pgn_test
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/xqdb/xqdb/importer/pgn"
+	"github.com/xqdb/xqdb/importer/record"
+)
+
+// FuzzPGN: no input panics or loops; every record's spans lie in its
+// text, its raw bytes are the input's bytes at its offset, its main line
+// is its depth-0 moves, and each move's offset points into the input.
+func FuzzPGN(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "pgn", "*"))
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	for _, s := range []string{
+		"[Event \"a\"]\n1. e4 {c} (1. d4 $1) 1-0\n",
+		"1.e4 e6 2.d4 d5",
+		"[A \"b\\\"\"] [B \"A]][\"]\n\n1. 炮二平五 马８进７ *",
+		"{ never closed\n\n[Event \"x\"]\n1. e4",
+		"((((((()))))) ) ) ( ;\n% x\n\x00\ufeff[",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, reuse := range []bool{false, true} {
+			r := pgn.NewReader(bytes.NewReader(in), "fuzz")
+			r.ReuseRecord = reuse
+			r.MaxRecordSize = 1 << 16
+			for n := 0; ; n++ {
+				if n > len(in)+1 {
+					t.Fatalf("%d records from %d bytes", n, len(in))
+				}
+				rec, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				var pe *record.ParseError
+				if err != nil && !errors.As(err, &pe) {
+					t.Fatalf("non-record error on in-memory input: %v", err)
+				}
+				if rec != nil {
+					checkRecord(t, rec, in)
+				}
+			}
+		}
+	})
+}
+
+func checkRecord(t *testing.T, rec *record.Record, in []byte) {
+	t.Helper()
+	off := rec.Source.Offset
+	if off < 0 || off+int64(len(rec.Raw)) > int64(len(in)) {
+		t.Fatalf("raw [%d,+%d) outside the %d-byte input", off, len(rec.Raw), len(in))
+	}
+	if rec.Encoding != "utf-16le" && rec.Encoding != "utf-16be" && !bytes.Equal(in[off:off+int64(len(rec.Raw))], rec.Raw) {
+		t.Fatalf("raw is not the input at offset %d", off)
+	}
+	moves := 0
+	for _, e := range rec.Elements {
+		if e.Start < 0 || e.End < e.Start || int(e.End) > len(rec.Text) {
+			t.Fatalf("element %v [%d,%d) outside %d bytes of text", e.Kind, e.Start, e.End, len(rec.Text))
+		}
+		if e.Offset < off || e.Offset > off+int64(len(rec.Raw)) {
+			t.Fatalf("element offset %d outside the record [%d,+%d)", e.Offset, off, len(rec.Raw))
+		}
+		if e.Kind == record.Move && e.Depth == 0 {
+			if moves >= len(rec.Moves) || rec.Moves[moves] != e {
+				t.Fatalf("main line differs from the depth-0 moves at %d", moves)
+			}
+			moves++
+		}
+	}
+	if moves != len(rec.Moves) {
+		t.Fatalf("%d main-line moves, %d depth-0 move elements", len(rec.Moves), moves)
+	}
+}
