@@ -64,6 +64,11 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	out.Game = g
 	out.Result = resultOf(rec)
 	out.StartFEN = rec.FEN
+	// A record without moves is empty whatever its set-up says: XQF and
+	// DhtmlXQ tell the side to move only through the first move.
+	if len(rec.Moves) == 0 {
+		return newError(src, ErrEmpty)
+	}
 	pos, err := games.New(g, rec.FEN)
 	if err != nil {
 		return newError(src, err)
@@ -72,9 +77,6 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 		out.StartFEN = ""
 	}
 	out.Final = pos
-	if len(rec.Moves) == 0 {
-		return newError(src, ErrEmpty)
-	}
 	n := r.Notation
 	if n == engine.Auto {
 		n = rec.NotationHint

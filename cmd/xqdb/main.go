@@ -27,7 +27,15 @@ func main() {
 // with captured writers.
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
+	unknown := false
+	app.CommandNotFound = func(c *cli.Context, name string) {
+		fmt.Fprintf(c.App.ErrWriter, "xqdb: no command %q; see xqdb --help\n", name)
+		unknown = true
+	}
 	err := app.Run(args)
+	if unknown {
+		return exitUsage
+	}
 	if err == nil {
 		return exitOK
 	}
@@ -67,10 +75,8 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
 			return usageError{err}
 		},
-		CommandNotFound: func(c *cli.Context, name string) {
-			fmt.Fprintf(c.App.ErrWriter, "xqdb: no command %q; see xqdb --help\n", name)
-			cli.OsExiter(exitUsage)
-		},
+		// run maps errors to exit codes; urfave must not exit by itself.
+		ExitErrHandler: func(*cli.Context, error) {},
 		HideHelpCommand: false,
 		Commands:        commands(),
 		Flags: []cli.Flag{

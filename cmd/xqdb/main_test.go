@@ -29,3 +29,10 @@ func TestBadFlagIsUsageError(t *testing.T) {
 		t.Errorf("exit %d, want %d", code, exitUsage)
 	}
 }
+
+func TestUnknownCommandIsUsageError(t *testing.T) {
+	code, _, stderr := runCLI(t, "no-such-command")
+	if code != exitUsage || !strings.Contains(stderr, "no-such-command") {
+		t.Errorf("exit %d, stderr %q; want %d naming the command", code, stderr, exitUsage)
+	}
+}

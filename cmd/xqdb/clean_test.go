@@ -1,0 +1,147 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/xqdb/xqdb/engine/enginetest"
+)
+
+func fixture(name string) string { return filepath.Join(enginetest.RepoRoot(), "testdata", name) }
+
+func readReport(t *testing.T, path string) []reportLine {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var out []reportLine
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		var l reportLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("bad report line %q: %v", sc.Text(), err)
+		}
+		out = append(out, l)
+	}
+	return out
+}
+
+func TestCleanSortsGamesAndReports(t *testing.T) {
+	dir := t.TempDir()
+	out, rej, rep := filepath.Join(dir, "good.pgn"), filepath.Join(dir, "bad.pgn"), filepath.Join(dir, "r.jsonl")
+	code, stdout, stderr := runCLI(t, "clean", "--out", out, "--rejects", rej, "--report", rep, "--json",
+		fixture("ccpd-masters-3001.pgn.gz"), fixture("pgnmentor-capablanca-fischer.pgn.gz"))
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var sum cleanSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	// CCPD: one empty record and the illegal 士６進５; pgnmentor: Gelfand's Qxe1.
+	want := cleanSummary{Files: 2, Games: 4426, Valid: 4423, Rejected: 3, Empty: 1}
+	sum.Plies, sum.Seconds = 0, 0
+	if sum != want {
+		t.Fatalf("summary %+v, want %+v", sum, want)
+	}
+	lines := readReport(t, rep)
+	if len(lines) != 3 {
+		t.Fatalf("%d report lines, want 3", len(lines))
+	}
+	ill := lines[1]
+	if ill.Kind != "illegal" || ill.Ply != 70 || ill.Move != "士６進５" || ill.Game != 3001 || ill.Line == 0 || ill.Offset == 0 {
+		t.Errorf("CCPD illegal game reported as %+v", ill)
+	}
+	if l := lines[2]; l.Kind != "illegal" || l.Move != "Qxe1" || l.Ply != 61 || !strings.HasSuffix(l.File, "pgnmentor-capablanca-fischer.pgn.gz") {
+		t.Errorf("Gelfand–Gareev reported as %+v", l)
+	}
+	bad, _ := os.ReadFile(rej)
+	if !bytes.Contains(bad, []byte("xqdb: rejected")) || !bytes.Contains(bad, []byte("31. Qxe1")) && !bytes.Contains(bad, []byte("31.Qxe1")) {
+		t.Errorf("rejects file lacks the verbatim Gelfand game or the reason:\n%.500s", bad)
+	}
+	// The kept games read back as valid: cleaning the output rejects nothing.
+	code, stdout, _ = runCLI(t, "clean", "--json", out)
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || code != exitOK || sum.Valid != 4423 || sum.Rejected != 0 {
+		t.Fatalf("re-clean of the output: %+v (exit %d)", sum, code)
+	}
+}
+
+func TestCleanOutputOrderDoesNotDependOnJobs(t *testing.T) {
+	dir := t.TempDir()
+	var outs [][]byte
+	for _, jobs := range []string{"1", "2", "4"} {
+		out := filepath.Join(dir, "out"+jobs+".pgn")
+		if code, _, stderr := runCLI(t, "clean", "--jobs", jobs, "--out", out, fixture("pgnmentor-capablanca-fischer.pgn.gz")); code != exitOK {
+			t.Fatalf("jobs %s: exit %d: %s", jobs, code, stderr)
+		}
+		b, _ := os.ReadFile(out)
+		outs = append(outs, b)
+	}
+	if !bytes.Equal(outs[0], outs[1]) || !bytes.Equal(outs[0], outs[2]) {
+		t.Fatal("output differs with the number of jobs")
+	}
+}
+
+func TestCleanDedupeAndStrict(t *testing.T) {
+	dir := t.TempDir()
+	rep := filepath.Join(dir, "r.jsonl")
+	f := fixture("pgnmentor-capablanca-fischer.pgn.gz")
+	code, stdout, _ := runCLI(t, "clean", "--dedupe", "--report", rep, "--json", f, f)
+	var sum cleanSummary
+	_ = json.Unmarshal([]byte(stdout), &sum)
+	if code != exitOK || sum.Duplicates < 1424 || sum.Valid+sum.Duplicates+sum.Rejected != sum.Games {
+		t.Fatalf("dedupe of a file read twice: %+v", sum)
+	}
+	var dup *reportLine
+	for _, l := range readReport(t, rep) {
+		if l.Kind == "duplicate" {
+			dup = &l
+			break
+		}
+	}
+	if dup == nil || dup.DuplicateOf == nil || dup.DuplicateOf.Game == 0 {
+		t.Fatalf("duplicate line lacks duplicate_of: %+v", dup)
+	}
+	if code, _, _ := runCLI(t, "clean", "--strict", f); code != exitFailure {
+		t.Fatalf("--strict with a rejected game: exit %d, want 1", code)
+	}
+}
+
+func TestCleanKeepBrokenKeepsLegalPrefix(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.pgn")
+	os.WriteFile(in, []byte("[Game \"Chinese Chess\"]\n[Result \"1-0\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ 3. 车一进二 车８进七 1-0\n"), 0o644)
+	out := filepath.Join(dir, "out.pgn")
+	if code, _, stderr := runCLI(t, "clean", "--keep-broken", "--out", out, in); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, _ := os.ReadFile(out)
+	s := string(b)
+	if !strings.Contains(s, "3. 车一进二") || strings.Contains(s, "3. 车一进二 车８进七") || !strings.Contains(s, "cut before ply 6") || !strings.HasSuffix(strings.TrimSpace(s), "*") {
+		t.Fatalf("kept prefix:\n%s", s)
+	}
+}
+
+func TestConvertToWXF(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.pgn")
+	os.WriteFile(in, []byte("[Game \"Chinese Chess\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ *\n"), 0o644)
+	out := filepath.Join(dir, "out.pgn")
+	if code, _, stderr := runCLI(t, "convert", "--notation", "wxf", "-o", out, in); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	b, _ := os.ReadFile(out)
+	if !strings.Contains(string(b), "1. C2.5 H8+7 2. H2+3 R9.8 *") {
+		t.Fatalf("converted:\n%s", b)
+	}
+	if code, _, _ := runCLI(t, "convert", in); code != exitUsage {
+		t.Fatalf("convert without -o: exit %d, want 2", code)
+	}
+}

@@ -1,0 +1,162 @@
+package replay
+
+import (
+	"archive/tar"
+	"compress/gzip"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/xqdb/xqdb/engine/enginetest"
+	"github.com/xqdb/xqdb/importer"
+)
+
+// tally replays every record a reader yields and sorts the outcomes.
+type tally struct {
+	valid, plies int
+	kinds        map[string]int
+	errs         []*GameError
+	hashes       map[[16]byte]bool
+}
+
+func newTally() *tally { return &tally{kinds: map[string]int{}, hashes: map[[16]byte]bool{}} }
+
+func (t *tally) read(tb testing.TB, r *importer.Reader) {
+	tb.Helper()
+	r.ReuseRecord = true
+	var rp Replayer
+	var g Game
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return
+		}
+		if rec == nil {
+			t.kinds["unreadable"]++
+			continue
+		}
+		if err := rp.Replay(rec, &g); err != nil {
+			t.kinds[Kind(err)]++
+			var ge *GameError
+			if errors.As(err, &ge) {
+				t.errs = append(t.errs, ge)
+			}
+			continue
+		}
+		t.valid++
+		t.plies += len(g.Moves)
+		t.hashes[Hash(&g)] = true
+	}
+}
+
+// TestReplayWalker8088 replays the XQStudio archive (shared/data/xiangqi/
+// walker8088-games): the XQF main lines and the GBK PGN games, with the
+// counts of the independent replay in its SOURCES.md.
+func TestReplayWalker8088(t *testing.T) {
+	f, err := os.Open(enginetest.SharedData(t, "xiangqi/walker8088-games/walker8088-cchess-games-2f4782f.tar.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	xqf, pgn := newTally(), newTally()
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := strings.ToLower(h.Name)
+		switch {
+		case strings.HasSuffix(name, ".xqf"):
+			xqf.read(t, importer.NewReader(tr, h.Name))
+		case strings.HasSuffix(name, ".pgn") && strings.Contains(h.Name, "已转换"):
+			pgn.read(t, importer.NewReader(tr, h.Name))
+		}
+	}
+	emptySquare := 0
+	for _, e := range xqf.errs {
+		if Kind(e) == "illegal" && strings.Contains(e.Error(), "no piece") {
+			emptySquare++
+		}
+	}
+	// SOURCES: 26,068 legal, 27 illegal, 3 moves from an empty square, 52
+	// without moves (26,150 files).
+	if xqf.valid != 26068 || xqf.kinds["illegal"] != 30 || emptySquare != 3 || xqf.kinds["empty"] != 52 || len(xqf.kinds) != 2 {
+		t.Errorf("XQF: %d valid, kinds %v (%d from an empty square); want 26068 valid, 30 illegal (3 from an empty square), 52 empty",
+			xqf.valid, xqf.kinds, emptySquare)
+	}
+	if pgn.valid != 7942 || len(pgn.kinds) != 0 {
+		t.Errorf("GBK PGN: %d valid, rejected %v; want all 7942 valid", pgn.valid, pgn.kinds)
+	}
+}
+
+// TestReplayCCPDUnique replays all 31,082 unique CCPD records: the 12 bad
+// records SOURCES.md lists, the 3 records without moves, and 2 set-up
+// positions whose pieces stand where they never can (ParseFEN's placement
+// rule, RULES X3–X4) are rejected; everything else is valid.
+func TestReplayCCPDUnique(t *testing.T) {
+	r, err := importer.Open(enginetest.SharedData(t, "xiangqi/ccpd/ccpd_unique.utf8.pgn.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	tl := newTally()
+	tl.read(t, r)
+	var got []string
+	for _, e := range tl.errs {
+		got = append(got, strings.Join([]string{itoa(e.Game), Kind(e), itoa(e.Ply)}, ":"))
+	}
+	want := []string{"690:empty:0", "691:empty:0", "1218:bad_fen:0", "1294:illegal:18", "1799:illegal:19", "4039:empty:0",
+		"21856:illegal:70", "29902:illegal:115", "29910:illegal:72", "29938:illegal:72",
+		"30364:bad_fen:0", "30396:bad_fen:0", "30503:bad_fen:0", "30522:bad_fen:0", "30536:bad_fen:0",
+		"30538:bad_fen:0", "30602:bad_fen:0"}
+	if tl.valid != 31065 || strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("%d valid; rejected %v\nwant 31065 valid; rejected %v", tl.valid, got, want)
+	}
+}
+
+// TestReplayPGNMentor replays the 164,103 master games of the chess corpus:
+// one is illegal (Gelfand–Gareev 2019, 31.Qxe1) and the valid ones hold
+// 136,756 distinct games (pgn-extract -D keeps 136,756).
+func TestReplayPGNMentor(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(enginetest.SharedData(t, "chess/pgnmentor-players"), "*.pgn.gz"))
+	if err != nil || len(files) != 107 {
+		t.Fatalf("%d files, %v", len(files), err)
+	}
+	tl := newTally()
+	for _, f := range files {
+		r, err := importer.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl.read(t, r)
+		r.Close()
+	}
+	if tl.valid != 164102 || len(tl.errs) != 1 || tl.errs[0].Move != "Qxe1" || !strings.HasSuffix(tl.errs[0].File, "Gelfand.pgn.gz") {
+		t.Fatalf("%d valid, errors %v; want 164102 and Gelfand's Qxe1", tl.valid, tl.errs)
+	}
+	if len(tl.hashes) != 136756 {
+		t.Errorf("%d distinct games, want 136756", len(tl.hashes))
+	}
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
+}
