@@ -76,7 +76,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			return usageError{err}
 		},
 		// run maps errors to exit codes; urfave must not exit by itself.
-		ExitErrHandler: func(*cli.Context, error) {},
+		ExitErrHandler:  func(*cli.Context, error) {},
 		HideHelpCommand: false,
 		Commands:        commands(),
 		Flags: []cli.Flag{
