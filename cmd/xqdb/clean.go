@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -162,6 +164,13 @@ func runClean(c *cli.Context) error {
 	}
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "clean")
 	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: n}, progress: progress}
+	if out != nil {
+		p.work = func(it *item) { // format valid games on the workers
+			if it.hasRec && it.err == nil {
+				formatGame(&it.out, &it.rec, &it.game, n, reportLine{})
+			}
+		}
+	}
 	sum := cleanSummary{Files: len(files)}
 	seen := map[[16]byte]gameRef{}
 	dedupe, keepBroken := c.Bool("dedupe"), c.Bool("keep-broken")
@@ -200,7 +209,7 @@ func runClean(c *cli.Context) error {
 		sum.Valid++
 		sum.Plies += len(it.game.Moves)
 		if out != nil {
-			writeGame(out, &it.rec, &it.game, n, reportLine{})
+			out.WriteRaw(it.out.Bytes())
 		}
 		return nil
 	})
@@ -264,6 +273,18 @@ func rejectLine(it *item) reportLine {
 	return l
 }
 
+// gameWriters are the PGN writers workers format games with.
+var gameWriters = sync.Pool{New: func() any { return pgn.NewWriter(io.Discard) }}
+
+// formatGame formats a game as writeGame does into buf.
+func formatGame(buf *bytes.Buffer, rec *importer.Record, g *replay.Game, n engine.Notation, cut reportLine) {
+	w := gameWriters.Get().(*pgn.Writer)
+	w.Reset(buf)
+	writeGame(w, rec, g, n, cut)
+	w.Flush()
+	gameWriters.Put(w)
+}
+
 // writeGame writes a valid game (or, with cut set, the legal prefix of a
 // broken one): as read when n is Auto, else with its main line in n.
 func writeGame(w *pgn.Writer, rec *importer.Record, g *replay.Game, n engine.Notation, cut reportLine) {
@@ -323,5 +344,3 @@ func fullMoveNumber(p engine.Position) int {
 	}
 	return n
 }
-
-var _ io.Writer = (*os.File)(nil)

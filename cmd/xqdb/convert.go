@@ -60,7 +60,16 @@ func runConvert(c *cli.Context) error {
 	defer f.Close()
 	out := pgn.NewWriter(f)
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "convert")
-	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: from}, progress: progress}
+	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: from}, progress: progress,
+		work: func(it *item) {
+			if it.hasRec && it.err == nil {
+				wn := n
+				if n.Game() != it.game.Game {
+					wn = engine.Auto
+				}
+				formatGame(&it.out, &it.rec, &it.game, wn, reportLine{})
+			}
+		}}
 	sum := cleanSummary{Files: len(files)}
 	err = p.run(c.Context, func(it *item) error {
 		sum.Games++
@@ -71,11 +80,7 @@ func runConvert(c *cli.Context) error {
 		}
 		sum.Valid++
 		sum.Plies += len(it.game.Moves)
-		wn := n
-		if n.Game() != it.game.Game {
-			wn = engine.Auto
-		}
-		writeGame(out, &it.rec, &it.game, wn, reportLine{})
+		out.WriteRaw(it.out.Bytes())
 		return nil
 	})
 	finish()

@@ -83,7 +83,11 @@ func runImport(c *cli.Context) error {
 	}
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "import")
 	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: n}, progress: progress,
-		work: func(it *item) { it.prepared, it.err = index.Prepare(indexGame(&it.rec, &it.game)) }}
+		work: func(it *item) {
+			if it.hasRec && it.err == nil {
+				it.prepared, it.err = index.Prepare(indexGame(&it.rec, &it.game))
+			}
+		}}
 	var sum importSummary
 	err = p.run(c.Context, func(it *item) error {
 		sum.Games++

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -24,6 +25,10 @@ type item struct {
 	err     error // the replay error, a *replay.GameError
 	// prepared is the game encoded for the index (import only).
 	prepared *index.Prepared
+	// out holds what a worker formatted for the sink to write as is
+	// (clean, convert): writing stays in input order, formatting runs in
+	// parallel.
+	out bytes.Buffer
 }
 
 // pipeline reads every record of its files, replays them on several
@@ -35,8 +40,8 @@ type pipeline struct {
 	replayer replay.Replayer
 	// progress, when set, is told how many input bytes each record took.
 	progress func(n int64)
-	// work, when set, runs on the worker after a successful replay (the
-	// parallel part of what the sink needs).
+	// work, when set, runs on the worker after the replay, whatever its
+	// outcome (the parallel part of what the sink needs).
 	work func(*item)
 }
 
@@ -65,9 +70,9 @@ func (p *pipeline) run(ctx context.Context, sink func(*item) error) error {
 			for it := range work {
 				if it.hasRec {
 					it.err = rp.Replay(&it.rec, &it.game)
-					if it.err == nil && p.work != nil {
-						p.work(it)
-					}
+				}
+				if p.work != nil {
+					p.work(it)
 				}
 				done <- it
 			}
@@ -111,7 +116,8 @@ func (p *pipeline) read(ctx context.Context, pool, work chan *item) error {
 		case <-ctx.Done():
 			return false
 		}
-		*it = item{seq: seq, rec: it.rec, game: it.game}
+		*it = item{seq: seq, rec: it.rec, game: it.game, out: it.out}
+		it.out.Reset()
 		seq++
 		fill(it)
 		work <- it

@@ -2,6 +2,7 @@ package pgn
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"strings"
 
@@ -19,6 +20,13 @@ type Writer struct {
 
 // NewWriter returns a Writer on w; call Flush when done.
 func NewWriter(w io.Writer) *Writer { return &Writer{w: bufio.NewWriterSize(w, 1<<16)} }
+
+// Reset discards buffered data and writes to dst from now on, so one
+// Writer can format many games into buffers.
+func (w *Writer) Reset(dst io.Writer) {
+	w.w.Reset(dst)
+	w.col = 0
+}
 
 // Flush writes any buffered data.
 func (w *Writer) Flush() error { return w.w.Flush() }
@@ -43,7 +51,21 @@ func (w *Writer) WriteTags(tags []record.Tag) {
 
 // Word writes one movetext word, wrapping lines.
 func (w *Writer) Word(s string) {
-	if w.col > 0 && w.col+1+len(s) > lineWidth {
+	w.space(len(s))
+	w.w.WriteString(s)
+	w.col += len(s)
+}
+
+// WordBytes is Word for a byte slice (no conversion, no allocation).
+func (w *Writer) WordBytes(b []byte) {
+	w.space(len(b))
+	w.w.Write(b)
+	w.col += len(b)
+}
+
+// space starts a new line or writes a space before a word of n bytes.
+func (w *Writer) space(n int) {
+	if w.col > 0 && w.col+1+n > lineWidth {
 		w.w.WriteByte('\n')
 		w.col = 0
 	}
@@ -51,8 +73,6 @@ func (w *Writer) Word(s string) {
 		w.w.WriteByte(' ')
 		w.col++
 	}
-	w.w.WriteString(s)
-	w.col += len(s)
 }
 
 // Comment writes a brace comment (braces inside are dropped: PGN comments
@@ -83,22 +103,20 @@ func (w *Writer) WriteRecord(rec *record.Record, extra ...record.Tag) {
 	w.WriteTags(tags)
 	result := ""
 	for _, e := range rec.Elements {
-		text := string(rec.TokenText(e))
+		text := rec.TokenText(e)
 		switch e.Kind {
-		case record.Comment:
-			w.Comment(text)
-		case record.LineComment:
-			w.Comment(text)
+		case record.Comment, record.LineComment:
+			w.Comment(string(text))
 		case record.Result:
 			if e.Depth == 0 {
-				result = text
+				result = string(text)
 			}
 		case record.VariationStart:
 			w.Word("(")
 		case record.VariationEnd:
 			w.Word(")")
 		default:
-			w.Word(text)
+			w.WordBytes(text)
 		}
 	}
 	if result == "" {
@@ -110,12 +128,16 @@ func (w *Writer) WriteRecord(rec *record.Record, extra ...record.Tag) {
 	w.EndGame(result)
 }
 
-// WriteRaw writes bytes as they are, then a blank line.
+// WriteRaw writes bytes as they are, then a blank line unless they end
+// with one already.
 func (w *Writer) WriteRaw(b []byte) {
 	w.w.Write(b)
-	if !strings.HasSuffix(string(b), "\n") {
+	switch {
+	case bytes.HasSuffix(b, []byte("\n\n")):
+	case bytes.HasSuffix(b, []byte("\n")):
 		w.w.WriteByte('\n')
+	default:
+		w.w.WriteString("\n\n")
 	}
-	w.w.WriteByte('\n')
 	w.col = 0
 }
