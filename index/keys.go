@@ -44,11 +44,6 @@ func statsKey(game byte, key uint64, run uint32) []byte {
 	return binary.BigEndian.AppendUint32(statsPrefix(game, key), run)
 }
 
-// tailBucket is the top 16 bits of a position key; the next 16 bits are
-// the fingerprint kept in the block.
-func tailBucket(key uint64) uint16 { return uint16(key >> 48) }
-func tailPrint(key uint64) uint16  { return uint16(key >> 32) }
-
 func tailPrefix(game byte, bucket uint16) []byte {
 	return []byte{prefixTail, '|', game, byte(bucket >> 8), byte(bucket)}
 }

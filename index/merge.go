@@ -115,11 +115,16 @@ func (s *Store) mergeTailBlocks(txn *badger.Txn, wb *badger.WriteBatch, run uint
 	var es []tailEntry
 	return s.groupLive(txn, []byte{prefixTail, '|'}, func(group []byte, vals [][]byte) error {
 		es = es[:0]
+		width := 64
 		for _, v := range vals {
-			if err := decodeTail(v, func(p uint16, g uint32) bool { es = append(es, tailEntry{p, g}); return true }); err != nil {
+			err := decodeTail(v, func(gid, print uint32, w int) {
+				es = append(es, tailEntry{gid, uint64(print) << (64 - w)})
+				width = min(width, w)
+			})
+			if err != nil {
 				return err
 			}
 		}
-		return wb.Set(binary.BigEndian.AppendUint32(group, run), encodeTail(nil, es))
+		return wb.Set(binary.BigEndian.AppendUint32(group, run), encodeTail(nil, es, width))
 	})
 }

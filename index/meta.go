@@ -3,61 +3,48 @@ package index
 import (
 	"fmt"
 	"os"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/blevesearch/bleve/v2"
-	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
-	"github.com/blevesearch/bleve/v2/analysis/datetime/flexible"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/blevesearch/bleve/v2/registry"
-	"github.com/blevesearch/bleve/v2/search/query"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 )
 
-// dateParser reads the dates users type in queries: "1990", "1990-05",
-// "1990-05-01", "1990.05.01" and RFC 3339.
-const dateParser = "xqdbdate"
-
-func init() {
-	err := registry.RegisterDateTimeParser(dateParser, func(map[string]interface{}, *registry.Cache) (analysis.DateTimeParser, error) {
-		return flexible.New([]string{time.RFC3339, "2006-01-02", "2006.01.02", "2006/01/02", "2006-01", "2006.01", "2006"}), nil
-	})
-	if err != nil {
-		panic(err)
-	}
-	// Query strings (date:>="1990") parse dates with this parser too.
-	query.QueryDateTimeParser = dateParser
-}
-
-// Metadata fields (DESIGN "Metadata"). Text fields are analysed with the
-// standard analyzer (lower-cased words, CJK split per character so a
-// phrase matches a Chinese name); code-like fields are single keywords.
+// Metadata fields (DESIGN "Metadata"). Names and events are analysed
+// with the standard analyzer (lower-cased words, CJK split per character)
+// and keep term positions so phrases match (black:"Lü Qin", a Chinese
+// name); other text keeps no positions; code-like fields are single
+// keywords.
+//
+// Numbers (date as yyyymmdd with unknown parts 0, plies, Elo ratings) are
+// zero-padded keywords, and Search turns numeric comparisons on them into
+// term ranges: Bleve's numeric and datetime fields index a term per
+// precision step, which measured twice the index size for the same
+// queries.
 var (
-	textFields    = []string{"white", "red", "black", "event", "site", "opening_name", "source"}
-	keywordFields = []string{"game", "round", "result", "opening", "termination"}
+	phraseFields  = []string{"white", "red", "black", "event"}
+	keywordFields = []string{"game", "round", "result", "opening", "termination", "source", "year", "month"}
+	// paddedFields are numbers stored as keywords of a fixed width.
+	paddedFields = map[string]int{"date": 8, "plies": 4, "whiteelo": 4, "blackelo": 4, "redelo": 4}
 )
 
 func metaMapping() *mapping.IndexMappingImpl {
 	im := bleve.NewIndexMapping()
 	im.DefaultAnalyzer = standard.Name
-	im.DefaultDateTimeParser = dateParser
 	im.StoreDynamic = false
 	im.DocValuesDynamic = false
 	dm := bleve.NewDocumentMapping()
-	text := func() *mapping.FieldMapping {
+	for _, n := range phraseFields {
 		f := bleve.NewTextFieldMapping()
 		f.Analyzer = standard.Name
-		// Term positions let phrase queries (black:"Lü Qin") match.
 		f.Store, f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, true, false
-		return f
-	}
-	for _, n := range textFields {
-		dm.AddFieldMappingsAt(n, text())
+		dm.AddFieldMappingsAt(n, f)
 	}
 	for _, n := range keywordFields {
 		f := bleve.NewKeywordFieldMapping()
@@ -65,20 +52,19 @@ func metaMapping() *mapping.IndexMappingImpl {
 		f.Store, f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, false, false
 		dm.AddFieldMappingsAt(n, f)
 	}
-	date := bleve.NewDateTimeFieldMapping()
-	date.DateFormat = dateParser
-	date.Store, date.IncludeInAll, date.DocValues = false, false, false
-	dm.AddFieldMappingsAt("date", date)
-	num := bleve.NewNumericFieldMapping()
-	num.Store, num.IncludeInAll, num.DocValues = false, false, false
-	dm.AddFieldMappingsAt("plies", num)
+	for n := range paddedFields {
+		f := bleve.NewKeywordFieldMapping()
+		f.Analyzer = keyword.Name
+		f.Store, f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, false, false
+		dm.AddFieldMappingsAt(n, f)
+	}
 	im.DefaultMapping = dm
 	return im
 }
 
 func openMeta(path string, readOnly bool) (bleve.Index, error) {
 	if _, err := os.Stat(path); err == nil {
-		idx, err := bleve.OpenUsing(path, map[string]interface{}{"read_only": readOnly})
+		idx, err := bleve.OpenUsing(path, map[string]interface{}{"read_only": readOnly, "numSnapshotsToKeep": 0})
 		if err != nil {
 			return nil, fmt.Errorf("index: open metadata %s: %w", path, err)
 		}
@@ -87,7 +73,9 @@ func openMeta(path string, readOnly bool) (bleve.Index, error) {
 	if readOnly {
 		return nil, fmt.Errorf("%w: no metadata index in %s", ErrNoStore, path)
 	}
-	idx, err := bleve.NewUsing(path, metaMapping(), "scorch", "scorch", nil)
+	// Keep no old snapshots: xqdb never rolls the metadata back, and old
+	// snapshots pin the segment files a merge replaced.
+	idx, err := bleve.NewUsing(path, metaMapping(), "scorch", "scorch", map[string]interface{}{"numSnapshotsToKeep": 0})
 	if err != nil {
 		return nil, fmt.Errorf("index: create metadata %s: %w", path, err)
 	}
@@ -98,14 +86,15 @@ func openMeta(path string, readOnly bool) (bleve.Index, error) {
 func docID(gid uint32) string { return strconv.FormatUint(uint64(gid), 10) }
 
 // metaFieldNames maps PGN tags to metadata fields; other tags are indexed
-// under their lower-cased name.
+// under their lower-cased name as plain text.
 var metaFieldNames = map[string]string{
 	"white": "white", "red": "white", "black": "black", "event": "event", "site": "site",
 	"round": "round", "eco": "opening", "ecco": "opening", "opening": "opening_name",
 	"variation": "opening_name",
 }
 
-// skipTags are tags not worth a field: set-up and format plumbing.
+// skipTags are tags not worth a field: set-up and format plumbing, and
+// what the record already gives (result, date, ply count).
 var skipTags = map[string]bool{"fen": true, "setup": true, "format": true, "game": true, "result": true, "date": true, "plycount": true}
 
 // metaDoc builds the Bleve document of a game directly (no reflection),
@@ -114,23 +103,30 @@ var skipTags = map[string]bool{"fen": true, "setup": true, "format": true, "game
 func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs) *document.Document {
 	std := im.AnalyzerNamed(standard.Name)
 	kw := im.AnalyzerNamed(keyword.Name)
-	opts := bleveindex.IndexField
-	textOpts := opts | bleveindex.IncludeTermVectors
+	plain := bleveindex.IndexField
+	phrase := plain | bleveindex.IncludeTermVectors
 	d := document.NewDocument(docID(gid))
 	addText := func(name, v string) {
 		if v = strings.TrimSpace(v); v != "" && v != "?" {
-			d.AddField(document.NewTextFieldCustom(name, nil, []byte(v), textOpts, std))
+			opts := plain
+			if slices.Contains(phraseFields, name) {
+				opts = phrase
+			}
+			d.AddField(document.NewTextFieldCustom(name, nil, []byte(v), opts, std))
 		}
 	}
 	addKeyword := func(name, v string) {
 		if v = strings.TrimSpace(v); v != "" {
-			d.AddField(document.NewTextFieldCustom(name, nil, []byte(v), opts, kw))
+			d.AddField(document.NewTextFieldCustom(name, nil, []byte(v), plain, kw))
 		}
+	}
+	addNumber := func(name string, v uint64) {
+		addKeyword(name, padNumber(v, paddedFields[name]))
 	}
 	addKeyword("game", r.Game.String())
 	addKeyword("result", r.Result.String())
 	addKeyword("termination", r.Termination.String())
-	addText("source", r.Source.File)
+	addKeyword("source", r.Source.File)
 	for _, t := range r.Tags {
 		name := strings.ToLower(t.Name)
 		if skipTags[name] {
@@ -143,6 +139,10 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs) *docu
 		switch field {
 		case "round", "opening":
 			addKeyword(field, t.Value)
+		case "whiteelo", "blackelo", "redelo":
+			if v, err := strconv.ParseUint(strings.TrimSpace(t.Value), 10, 32); err == nil && v < 10000 {
+				addNumber(field, v)
+			}
 		case "white":
 			addText("white", t.Value)
 			if name == "red" {
@@ -153,12 +153,67 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs) *docu
 		}
 	}
 	if a.Date != 0 {
-		y, m, day := int(a.Date/10000), int(a.Date/100%100), int(a.Date%100)
-		t := time.Date(y, time.Month(max(m, 1)), max(day, 1), 0, 0, 0, 0, time.UTC)
-		if f, err := document.NewDateTimeFieldWithIndexingOptions("date", nil, t, time.RFC3339, opts); err == nil {
-			d.AddField(f)
+		addNumber("date", uint64(a.Date))
+		addKeyword("year", fmt.Sprintf("%04d", a.Date/10000))
+		if a.Date/100%100 != 0 {
+			addKeyword("month", fmt.Sprintf("%04d-%02d", a.Date/10000, a.Date/100%100))
 		}
 	}
-	d.AddField(document.NewNumericFieldWithIndexingOptions("plies", nil, float64(a.Plies), opts))
+	addNumber("plies", uint64(a.Plies))
 	return d
+}
+
+// padNumber writes v in decimal, zero-padded to width digits, so that
+// keyword order is numeric order.
+func padNumber(v uint64, width int) string {
+	s := strconv.FormatUint(v, 10)
+	if len(s) < width {
+		s = strings.Repeat("0", width-len(s)) + s
+	}
+	return s
+}
+
+// dateClause matches a date comparison in a query string: date:>="1990",
+// date:<1996-05, date:1990.05.01.
+var dateClause = regexp.MustCompile(`\bdate:(>=|<=|>|<)?("?)(\d{4})(?:[-./](\d{1,2}))?(?:[-./](\d{1,2}))?("?)`)
+
+// rewriteQuery turns the date comparisons users write into the numeric
+// yyyymmdd ranges the index holds: a partial date is the range of its
+// days (date:>"1990" is after 1990, date:<="1990-05" up to May's end),
+// and an exact partial date matches its year or month keyword.
+func rewriteQuery(q string) string {
+	return dateClause.ReplaceAllStringFunc(q, func(m string) string {
+		p := dateClause.FindStringSubmatch(m)
+		if p[2] != p[6] {
+			return m // unbalanced quotes: leave it to the parser to report
+		}
+		y, _ := strconv.Atoi(p[3])
+		mo, _ := strconv.Atoi(p[4])
+		day, _ := strconv.Atoi(p[5])
+		lo := y*10000 + mo*100 + day
+		hi := lo
+		switch {
+		case p[4] == "":
+			hi = y*10000 + 9999
+		case p[5] == "":
+			hi = lo + 99
+		}
+		switch p[1] {
+		case ">=":
+			return fmt.Sprintf("date:>=%d", lo)
+		case ">":
+			return fmt.Sprintf("date:>%d", hi)
+		case "<":
+			return fmt.Sprintf("date:<%d", lo)
+		case "<=":
+			return fmt.Sprintf("date:<=%d", hi)
+		}
+		switch {
+		case p[4] == "":
+			return fmt.Sprintf("year:%04d", y)
+		case p[5] == "":
+			return fmt.Sprintf("month:%04d-%02d", y, mo)
+		}
+		return fmt.Sprintf("date:%d", lo)
+	})
 }

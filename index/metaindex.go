@@ -1,9 +1,14 @@
 package index
 
 import (
+	"context"
 	"fmt"
+	"path/filepath"
 	"sync"
+	"time"
 
+	"github.com/blevesearch/bleve/v2/index/scorch"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
 )
 
@@ -88,4 +93,30 @@ func (m *metaIndexer) close() error {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.err
+}
+
+// compactMeta merges Bleve's segments into one: an import writes a segment
+// per run, and one segment is smaller and faster to search.
+func (s *Store) compactMeta() error {
+	adv, err := s.meta.Advanced()
+	if err != nil {
+		return err
+	}
+	sc, ok := adv.(*scorch.Scorch)
+	if !ok {
+		return nil
+	}
+	if err := sc.ForceMerge(context.Background(), &mergeplan.SingleSegmentMergePlanOptions); err != nil {
+		return err
+	}
+	// Scorch deletes the replaced segment files once it has persisted the
+	// merged snapshot; give it a moment so the disk shows one segment.
+	store := filepath.Join(s.dir, "meta.bleve", "store")
+	for i := 0; i < 50; i++ {
+		if zaps, _ := filepath.Glob(filepath.Join(store, "*.zap")); len(zaps) <= 1 {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	return nil
 }

@@ -129,7 +129,7 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 			}
 			err = item.Value(func(v []byte) error {
 				var err error
-				cands, err = lookupTail(v, tailPrint(key), cands)
+				cands, err = lookupTail(v, key, cands)
 				return err
 			})
 			if err != nil {

@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/blevesearch/bleve/v2"
@@ -17,8 +18,10 @@ const maxHits = 10_000_000
 // their document ids, which is how a position drives the search when it has
 // fewer games than the query would match).
 func (s *Store) Search(q string, within []uint32) ([]uint32, error) {
-	qs := query.NewQueryStringQuery(q)
-	var bq query.Query = qs
+	bq, err := parseQuery(q)
+	if err != nil {
+		return nil, err
+	}
 	if within != nil {
 		if len(within) == 0 {
 			return nil, nil
@@ -27,7 +30,7 @@ func (s *Store) Search(q string, within []uint32) ([]uint32, error) {
 		for i, g := range within {
 			ids[i] = docID(g)
 		}
-		bq = query.NewConjunctionQuery([]query.Query{qs, query.NewDocIDQuery(ids)})
+		bq = query.NewConjunctionQuery([]query.Query{bq, query.NewDocIDQuery(ids)})
 	}
 	// Count first so the request asks for exactly the hits there are.
 	req := bleve.NewSearchRequestOptions(bq, 0, 0, false)
@@ -57,9 +60,78 @@ func (s *Store) Search(q string, within []uint32) ([]uint32, error) {
 
 // ValidateQuery reports whether q is a well-formed Bleve query string.
 func ValidateQuery(q string) error {
-	_, err := query.NewQueryStringQuery(q).Parse()
+	_, err := parseQuery(q)
+	return err
+}
+
+// parseQuery parses a Bleve query string, after rewriting date
+// comparisons, and turns numeric queries on the padded keyword fields into
+// term ranges and padded terms.
+func parseQuery(q string) (query.Query, error) {
+	parsed, err := query.NewQueryStringQuery(rewriteQuery(q)).Parse()
 	if err != nil {
-		return fmt.Errorf("index: bad query %q: %w", q, err)
+		return nil, fmt.Errorf("index: bad query %q: %w", q, err)
 	}
-	return nil
+	return padNumbers(parsed), nil
+}
+
+func padNumbers(q query.Query) query.Query {
+	switch x := q.(type) {
+	case *query.BooleanQuery:
+		x.Must = padNumbers(x.Must)
+		x.Should = padNumbers(x.Should)
+		x.MustNot = padNumbers(x.MustNot)
+	case *query.ConjunctionQuery:
+		for i := range x.Conjuncts {
+			x.Conjuncts[i] = padNumbers(x.Conjuncts[i])
+		}
+	case *query.DisjunctionQuery:
+		for i := range x.Disjuncts {
+			x.Disjuncts[i] = padNumbers(x.Disjuncts[i])
+		}
+	case *query.NumericRangeQuery:
+		width, ok := paddedFields[x.FieldVal]
+		if !ok {
+			return q
+		}
+		lo, hi := "", ""
+		if x.Min != nil {
+			lo = padFloat(*x.Min, width, x.InclusiveMin, true)
+		}
+		if x.Max != nil {
+			hi = padFloat(*x.Max, width, x.InclusiveMax, false)
+		}
+		t := true
+		r := query.NewTermRangeInclusiveQuery(lo, hi, &t, &t)
+		r.SetField(x.FieldVal)
+		return r
+	case *query.MatchQuery:
+		if width, ok := paddedFields[x.FieldVal]; ok {
+			if v, err := strconv.ParseUint(x.Match, 10, 64); err == nil {
+				t := query.NewTermQuery(padNumber(v, width))
+				t.SetField(x.FieldVal)
+				return t
+			}
+		}
+	}
+	return q
+}
+
+// padFloat turns a numeric bound into an inclusive padded keyword bound.
+func padFloat(f float64, width int, inclusive *bool, lower bool) string {
+	v := math.Ceil(f)
+	if !lower {
+		v = math.Floor(f)
+	}
+	if inclusive != nil && !*inclusive && v == f {
+		if lower {
+			v++
+		} else {
+			v--
+		}
+	}
+	if v < 0 {
+		v = 0
+	}
+	return padNumber(uint64(v), width)
 }

@@ -32,7 +32,7 @@ type Options struct {
 	// (default 50,000).
 	RunGames int
 	// PromoteAt is how many games must reach a position before it gets a
-	// stats entry instead of tail postings (default 4).
+	// stats entry instead of tail postings (default 16).
 	PromoteAt int
 	// MaxRuns is how many runs may be live before the end of an import
 	// merges them into one (default 8).
@@ -44,7 +44,7 @@ func (o Options) withDefaults() Options {
 		o.RunGames = 50_000
 	}
 	if o.PromoteAt <= 0 {
-		o.PromoteAt = 4
+		o.PromoteAt = 16
 	}
 	if o.MaxRuns <= 0 {
 		o.MaxRuns = 8
@@ -95,7 +95,8 @@ func Open(dir string, opts Options) (*Store, error) {
 		WithLogger(nil).
 		WithReadOnly(opts.ReadOnly).
 		WithCompression(options.ZSTD).
-		WithZSTDCompressionLevel(1).
+		WithZSTDCompressionLevel(3).
+		WithBlockSize(64 << 10). // bigger blocks compress records better
 		WithValueThreshold(1 << 20). // keep values in the LSM, compressed
 		WithValueLogFileSize(64 << 20).
 		WithNumVersionsToKeep(1)

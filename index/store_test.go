@@ -124,7 +124,7 @@ func TestSearchMetadata(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	add([]Tag{{"Red", "Lü Qin"}, {"Black", "Hu Ronghua"}, {"Date", "1988.05.01"}, {"Event", "National Championship"}}, "h2e2")
+	add([]Tag{{"Red", "Lü Qin"}, {"Black", "Hu Ronghua"}, {"Date", "1988.05.01"}, {"Event", "National Championship"}, {"RedElo", "2600"}}, "h2e2")
 	add([]Tag{{"Red", "Hu Ronghua"}, {"Black", "Lü Qin"}, {"Date", "1995.05.01"}, {"ECCO", "C45"}}, "b2e2")
 	add([]Tag{{"Red", "胡荣华"}, {"Black", "吕钦"}, {"Date", "4/17/1996"}}, "c3c4")
 	if err := w.Close(); err != nil {
@@ -147,6 +147,17 @@ func TestSearchMetadata(t *testing.T) {
 		{`game:xiangqi`, 3},
 		{`event:national`, 1},
 		{`plies:1`, 3},
+		{`date:1995`, 1},
+		{`date:1995-05`, 1},
+		{`date:1995.05.01`, 1},
+		{`date:1995.05.02`, 0},
+		{`date:>"1995"`, 1},
+		{`date:<="1995"`, 2},
+		{`year:1996`, 1},
+		{`redelo:>2500`, 1},
+		{`redelo:2600`, 1},
+		{`redelo:<2600`, 0},
+		{`+plies:>0 +plies:<2`, 3},
 		{`plies:2`, 0},
 		{`plies:>=1`, 3},
 	}

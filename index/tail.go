@@ -7,100 +7,128 @@ import (
 	"slices"
 )
 
-// tailEntry is one tail posting: a position whose key has the block's
-// bucket and this fingerprint was reached in game gid.
+// Tail blocks hold the postings of positions that are not popular. A
+// position key's top tailBucketBits bits name its block (one Badger value
+// per block and run); the next bits are its fingerprint inside the block,
+// as many as the block needs to keep stray matches rare (at least 8, and
+// about log2 of the block's size). A lookup returns every game whose
+// posting shares the bucket and fingerprint; the caller replays each to
+// verify, so a stray match costs time, never a wrong answer.
+const tailBucketBits = 14
+
+// tailEntry is one tail posting: game gid reached a position whose key has
+// the block's bucket; key holds the key bits below the bucket, aligned to
+// the top (print compares the fingerprint width in use).
 type tailEntry struct {
-	print uint16
-	gid   uint32
+	gid uint32
+	key uint64 // key << tailBucketBits
 }
+
+func tailBucket(key uint64) uint16 { return uint16(key >> (64 - tailBucketBits)) }
+
+// printOf returns the fingerprint of width w of a key shifted left by the
+// bucket bits.
+func printOf(shifted uint64, w int) uint32 { return uint32(shifted >> (64 - w)) }
+
+// fingerprintBits is the fingerprint width for a block of n entries: about
+// one stray match per lookup in a full block, never fewer than 8 bits.
+func fingerprintBits(n int) int { return max(8, min(24, bits.Len(uint(n)))) }
 
 // encodeTail packs entries (any order; sorted here) into a block:
 //
-//	uvarint n | byte k | byte gidBits | bits...
+//	uvarint n | byte fingerprint bits | byte k | bits...
 //
-// where each entry is its fingerprint's gap from the previous one,
-// Rice-coded with parameter k (unary quotient, then k low bits), followed by
-// the gid in gidBits bits. With ~150 entries per bucket a fingerprint costs
-// about 10 bits and a gid about 18: 3.5 bytes a position.
-func encodeTail(dst []byte, es []tailEntry) []byte {
-	slices.SortFunc(es, func(a, b tailEntry) int {
-		if a.print != b.print {
-			return int(a.print) - int(b.print)
-		}
-		return int(a.gid) - int(b.gid)
-	})
-	es = slices.Compact(es)
+// Entries are in gid order; each is its gid's gap from the previous one,
+// Rice-coded with parameter k (unary quotient, then k low bits), followed
+// by its fingerprint. With ~600 entries per block over ~150,000 games that
+// is about 10 bits for the gid and 10 for the fingerprint: 2.5 bytes.
+//
+// width is the fingerprint width: fingerprintBits(len(es)) for postings
+// with full keys; a merge of blocks passes the narrowest of their widths,
+// since bits a block dropped cannot be recovered (fewer bits only add
+// stray matches; more would lose postings).
+func encodeTail(dst []byte, es []tailEntry, width int) []byte {
 	n := len(es)
-	var maxGid uint32
-	for _, e := range es {
-		maxGid = max(maxGid, e.gid)
-	}
-	gidBits := bits.Len32(maxGid)
+	w := max(8, min(width, fingerprintBits(n)))
+	slices.SortFunc(es, func(a, b tailEntry) int {
+		if a.gid != b.gid {
+			return int(a.gid) - int(b.gid)
+		}
+		return cmpU32(printOf(a.key, w), printOf(b.key, w))
+	})
 	k := 0
 	if n > 0 {
 		// Rice parameter near log2(mean gap · ln 2).
-		mean := float64(1<<16) / float64(n)
-		for k < 15 && float64(uint(1)<<(k+1)) <= mean*0.69 {
+		mean := float64(es[n-1].gid) / float64(n)
+		for k < 31 && float64(uint64(1)<<(k+1)) <= mean*0.69 {
 			k++
 		}
 	}
 	dst = binary.AppendUvarint(dst, uint64(n))
-	dst = append(dst, byte(k), byte(gidBits))
-	w := bitWriter{buf: dst}
+	dst = append(dst, byte(w), byte(k))
+	bw := bitWriter{buf: dst}
 	prev := uint32(0)
 	for _, e := range es {
-		gap := uint32(e.print) - prev
-		prev = uint32(e.print)
+		gap := e.gid - prev
+		prev = e.gid
 		for q := gap >> k; q > 0; q-- {
-			w.write(1, 1)
+			bw.write(1, 1)
 		}
-		w.write(0, 1)
-		w.write(uint64(gap)&(1<<k-1), k)
-		w.write(uint64(e.gid), gidBits)
+		bw.write(0, 1)
+		bw.write(uint64(gap)&(1<<k-1), k)
+		bw.write(uint64(printOf(e.key, w)), w)
 	}
-	return w.flush()
+	return bw.flush()
 }
 
-// decodeTail calls fn for every entry of a block in order; fn returns
-// false to stop early.
-func decodeTail(b []byte, fn func(print uint16, gid uint32) bool) error {
+func cmpU32(a, b uint32) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// decodeTail calls fn for every entry of a block, in gid order, with its
+// fingerprint and the fingerprint's width.
+func decodeTail(b []byte, fn func(gid, print uint32, width int)) error {
 	n, m := binary.Uvarint(b)
 	if m <= 0 || len(b) < m+2 {
 		return fmt.Errorf("index: corrupt tail block header")
 	}
-	k, gidBits := int(b[m]), int(b[m+1])
-	if k > 16 || gidBits > 32 || n > uint64(len(b))*8 {
+	w, k := int(b[m]), int(b[m+1])
+	if w < 8 || w > 24 || k > 31 || n > uint64(len(b))*8 {
 		return fmt.Errorf("index: corrupt tail block parameters")
 	}
 	r := bitReader{buf: b[m+2:]}
-	print := uint32(0)
+	gid := uint64(0)
 	for i := uint64(0); i < n; i++ {
-		q := uint32(0)
+		q := uint64(0)
 		for r.read(1) == 1 {
 			q++
-			if q > 1<<16 || r.err {
+			if r.err || q > 1<<32 {
 				return fmt.Errorf("index: corrupt tail block")
 			}
 		}
-		print += q<<k | uint32(r.read(k))
-		gid := uint32(r.read(gidBits))
-		if r.err || print > 0xFFFF {
+		gid += q<<k | r.read(k)
+		print := uint32(r.read(w))
+		if r.err || gid > 0xFFFFFFFF {
 			return fmt.Errorf("index: corrupt tail block")
 		}
-		if !fn(uint16(print), gid) {
-			return nil
-		}
+		fn(uint32(gid), print, w)
 	}
 	return nil
 }
 
-// lookupTail returns the gids of entries whose fingerprint is print.
-func lookupTail(b []byte, print uint16, dst []uint32) ([]uint32, error) {
-	err := decodeTail(b, func(p uint16, gid uint32) bool {
-		if p == print {
+// lookupTail appends the gids whose posting matches key's fingerprint.
+func lookupTail(b []byte, key uint64, dst []uint32) ([]uint32, error) {
+	shifted := key << tailBucketBits
+	err := decodeTail(b, func(gid, print uint32, w int) {
+		if print == printOf(shifted, w) && (len(dst) == 0 || dst[len(dst)-1] != gid) {
 			dst = append(dst, gid)
 		}
-		return p <= print
 	})
 	return dst, err
 }
@@ -111,25 +139,14 @@ type bitWriter struct {
 	nacc int
 }
 
+// write appends the n (≤ 32) low bits of v.
 func (w *bitWriter) write(v uint64, n int) {
-	for n > 0 {
-		take := min(n, 64-w.nacc)
-		if take == 64 {
-			w.acc = v
-		} else {
-			w.acc |= (v & (1<<take - 1)) << w.nacc
-		}
-		w.nacc += take
-		v >>= take & 63
-		if take == 64 {
-			v = 0
-		}
-		n -= take
-		for w.nacc >= 8 {
-			w.buf = append(w.buf, byte(w.acc))
-			w.acc >>= 8
-			w.nacc -= 8
-		}
+	w.acc |= (v & (1<<n - 1)) << w.nacc
+	w.nacc += n
+	for w.nacc >= 8 {
+		w.buf = append(w.buf, byte(w.acc))
+		w.acc >>= 8
+		w.nacc -= 8
 	}
 }
 
@@ -147,6 +164,7 @@ type bitReader struct {
 	err bool
 }
 
+// read returns the next n (≤ 32) bits.
 func (r *bitReader) read(n int) uint64 {
 	var v uint64
 	for i := 0; i < n; {

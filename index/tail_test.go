@@ -8,45 +8,80 @@ import (
 
 func TestTailBlockRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{0, 1, 2, 150, 3000} {
+	for _, n := range []int{0, 1, 2, 150, 640, 5000} {
+		var keys []uint64
 		var es []tailEntry
 		for i := 0; i < n; i++ {
-			es = append(es, tailEntry{uint16(rng.Uint32()), rng.Uint32N(300_000)})
+			k := rng.Uint64()
+			keys = append(keys, k)
+			es = append(es, tailEntry{rng.Uint32N(150_000) + 1, k << tailBucketBits})
 		}
-		es = append(es, es[:n/3]...) // duplicates collapse
-		b := encodeTail(nil, slices.Clone(es))
-		var got []tailEntry
-		if err := decodeTail(b, func(p uint16, g uint32) bool { got = append(got, tailEntry{p, g}); return true }); err != nil {
-			t.Fatal(err)
-		}
-		want := slices.Clone(es)
-		slices.SortFunc(want, func(a, b tailEntry) int {
-			if a.print != b.print {
-				return int(a.print) - int(b.print)
+		b := encodeTail(nil, slices.Clone(es), fingerprintBits(len(es)))
+		count := 0
+		prev := uint32(0)
+		err := decodeTail(b, func(gid, print uint32, w int) {
+			if gid < prev || w != fingerprintBits(n) {
+				t.Fatalf("entries out of order or width %d", w)
 			}
-			return int(a.gid) - int(b.gid)
+			prev = gid
+			count++
 		})
-		want = slices.Compact(want)
-		if !slices.Equal(got, want) {
-			t.Fatalf("n=%d: round trip differs", n)
+		if err != nil || count != n {
+			t.Fatalf("n=%d: decoded %d entries, %v", n, count, err)
 		}
-		if n == 150 {
-			if per := float64(len(b)) / 150; per > 4.0 {
-				t.Errorf("%.2f bytes per entry at 150 entries, want ≤ 4", per)
+		if n == 640 {
+			if per := float64(len(b)) / 640; per > 2.8 {
+				t.Errorf("%.2f bytes per entry at 640 entries, want ≤ 2.8", per)
 			}
 		}
-		for _, e := range want[:min(len(want), 20)] {
-			gids, err := lookupTail(b, e.print, nil)
-			if err != nil || !slices.Contains(gids, e.gid) {
-				t.Fatalf("lookup %d missed gid %d: %v %v", e.print, e.gid, gids, err)
+		stray := 0
+		for i, k := range keys {
+			gids, err := lookupTail(b, k, nil)
+			if err != nil || !slices.Contains(gids, es[i].gid) {
+				t.Fatalf("lookup of entry %d missed gid %d: %v %v", i, es[i].gid, gids, err)
 			}
+			stray += len(gids) - 1
+		}
+		if n > 0 && float64(stray)/float64(n) > 1.5 {
+			t.Errorf("n=%d: %.2f stray matches per lookup", n, float64(stray)/float64(n))
 		}
 	}
 }
 
 func FuzzDecodeTail(f *testing.F) {
-	f.Add(encodeTail(nil, []tailEntry{{1, 2}, {300, 4}, {65535, 1 << 20}}))
+	f.Add(encodeTail(nil, []tailEntry{{1, 2 << 40}, {300, 4 << 50}, {1 << 20, 1 << 63}}, 8))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		_ = decodeTail(b, func(uint16, uint32) bool { return true })
+		_ = decodeTail(b, func(uint32, uint32, int) {})
 	})
+}
+
+func TestTailMergeKeepsNarrowestWidth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var small, big []tailEntry
+	var keys []uint64
+	for i := 0; i < 3000; i++ {
+		k := rng.Uint64()
+		keys = append(keys, k)
+		e := tailEntry{uint32(i + 1), k << tailBucketBits}
+		if i < 10 {
+			small = append(small, e)
+		} else {
+			big = append(big, e)
+		}
+	}
+	var merged []tailEntry
+	minW := 64
+	for _, b := range [][]byte{encodeTail(nil, small, fingerprintBits(len(small))), encodeTail(nil, big, fingerprintBits(len(big)))} {
+		_ = decodeTail(b, func(gid, print uint32, w int) {
+			merged = append(merged, tailEntry{gid, uint64(print) << (64 - w)})
+			minW = min(minW, w)
+		})
+	}
+	b := encodeTail(nil, merged, minW)
+	for i, k := range keys {
+		gids, _ := lookupTail(b, k, nil)
+		if !slices.Contains(gids, uint32(i+1)) {
+			t.Fatalf("merged block lost posting %d", i+1)
+		}
+	}
 }

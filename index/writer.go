@@ -31,6 +31,7 @@ type AddResult struct {
 type occurrence struct {
 	key    uint64
 	gid    uint32
+	ply    uint16 // the first ply the game reached it at
 	game   engine.Game
 	code   uint16 // wire code of the move played, or EndSlot
 	result engine.Result
@@ -214,7 +215,7 @@ func occurrencesOf(g *Game, a Attrs) []occurrence {
 		if int(i) < len(g.Moves) {
 			code = games.WireCode(g.Game, g.Moves[i])
 		}
-		out = append(out, occurrence{key: g.Keys[i], game: g.Game, code: code, result: a.Result, rating: a.Rating, date: a.Date})
+		out = append(out, occurrence{key: g.Keys[i], ply: uint16(min(i, 0xFFFF)), game: g.Game, code: code, result: a.Result, rating: a.Rating, date: a.Date})
 	}
 	return out
 }
@@ -295,7 +296,10 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, run uint32) error {
 		group := occ[i:j]
 		sk := statsSetKey{group[0].game, group[0].key}
 		_, popular := w.popular[sk]
-		if !popular && len(group) < promote {
+		if !popular && len(group) >= promote {
+			popular = true
+		}
+		if !popular && group[0].ply <= promoteByHistoryPlies {
 			seen, err := tail.countExisting(sk.game, sk.key)
 			if err != nil {
 				return err
@@ -314,6 +318,12 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, run uint32) error {
 	}
 	return tail.finish()
 }
+
+// promoteByHistoryPlies bounds where earlier runs' tail postings count
+// towards promoting a position: the positions many games share are opening
+// positions, and the tail's fingerprints only estimate counts (a stray
+// match could promote a position to a costly stats entry).
+const promoteByHistoryPlies = 24
 
 // statsOf aggregates one run's occurrences of a position.
 func statsOf(group []occurrence) *statsValue {
@@ -366,12 +376,19 @@ type tailWriter struct {
 	game    engine.Game
 	bucket  int // -1 before the first
 	entries []tailEntry
-	// existing fingerprint counts of the current bucket in live runs
-	existing map[uint16]int
+	// existing postings of the current bucket in live runs, per block:
+	// fingerprint width and counts per fingerprint (an estimate: only the
+	// promotion uses it)
+	existing []existingBlock
+}
+
+type existingBlock struct {
+	width  int
+	counts map[uint32]int
 }
 
 func (t *tailWriter) init(s *Store, wb *badger.WriteBatch, run uint32) {
-	*t = tailWriter{s: s, wb: wb, run: run, bucket: -1, existing: map[uint16]int{}}
+	*t = tailWriter{s: s, wb: wb, run: run, bucket: -1}
 }
 
 func (t *tailWriter) enter(game engine.Game, bucket uint16) error {
@@ -382,7 +399,7 @@ func (t *tailWriter) enter(game engine.Game, bucket uint16) error {
 		return err
 	}
 	t.game, t.bucket = game, int(bucket)
-	clear(t.existing)
+	t.existing = t.existing[:0]
 	if len(t.s.man.LiveRuns) == 0 {
 		return nil
 	}
@@ -394,9 +411,11 @@ func (t *tailWriter) enter(game engine.Game, bucket uint16) error {
 			if !t.s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
 				continue
 			}
+			eb := existingBlock{counts: map[uint32]int{}}
 			err := it.Item().Value(func(v []byte) error {
-				return decodeTail(v, func(p uint16, _ uint32) bool { t.existing[p]++; return true })
+				return decodeTail(v, func(_, print uint32, w int) { eb.width = w; eb.counts[print]++ })
 			})
+			t.existing = append(t.existing, eb)
 			if err != nil {
 				return err
 			}
@@ -409,7 +428,11 @@ func (t *tailWriter) countExisting(game engine.Game, key uint64) (int, error) {
 	if err := t.enter(game, tailBucket(key)); err != nil {
 		return 0, err
 	}
-	return t.existing[tailPrint(key)], nil
+	n := 0
+	for _, eb := range t.existing {
+		n += eb.counts[printOf(key<<tailBucketBits, eb.width)]
+	}
+	return n, nil
 }
 
 func (t *tailWriter) add(group []occurrence) error {
@@ -417,7 +440,7 @@ func (t *tailWriter) add(group []occurrence) error {
 		return err
 	}
 	for _, o := range group {
-		t.entries = append(t.entries, tailEntry{tailPrint(o.key), o.gid})
+		t.entries = append(t.entries, tailEntry{o.gid, o.key << tailBucketBits})
 	}
 	return nil
 }
@@ -426,7 +449,7 @@ func (t *tailWriter) finish() error {
 	if len(t.entries) == 0 {
 		return nil
 	}
-	err := t.wb.Set(tailKey(byte(t.game), uint16(t.bucket), t.run), encodeTail(nil, t.entries))
+	err := t.wb.Set(tailKey(byte(t.game), uint16(t.bucket), t.run), encodeTail(nil, t.entries, fingerprintBits(len(t.entries))))
 	t.entries = t.entries[:0]
 	return err
 }
@@ -437,6 +460,9 @@ func (w *Writer) Close() error {
 	err := w.Flush()
 	if merr := w.meta.close(); err == nil {
 		err = merr
+	}
+	if err == nil && w.added > 0 {
+		err = w.s.compactMeta()
 	}
 	if err != nil {
 		return err
