@@ -155,10 +155,21 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 			}
 		}
 	}
+	// A candidate from the tail may be a game already counted through the
+	// stats (its tail posting was another position with the same
+	// fingerprint, and the game also reached this one) or met in two runs:
+	// count each game once.
+	counted := make(map[uint32]bool, len(cands))
+	if len(cands) > 0 && len(res.Moves) > 0 {
+		for _, g := range merged.Games {
+			counted[g.Gid] = true
+		}
+	}
 	for _, gid := range cands {
-		if gid >= s.man.NextGid {
+		if gid >= s.man.NextGid || counted[gid] {
 			continue
 		}
+		counted[gid] = true
 		r, err := s.Game(gid)
 		if err != nil {
 			return nil, err

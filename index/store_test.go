@@ -171,3 +171,38 @@ func TestSearchMetadata(t *testing.T) {
 		t.Errorf("Search within [2] = %v", got)
 	}
 }
+
+// A tail posting of one position can match another position of the same
+// game by fingerprint; the game must still count once.
+func TestPositionCountsEachGameOnce(t *testing.T) {
+	s, err := Open(t.TempDir(), Options{PromoteAt: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w, _ := s.NewWriter()
+	g1 := newGame(t, engine.FirstWins, nil, "h2e2", "h9g7")
+	g2 := newGame(t, engine.Draw, nil, "h2e2", "b9c7")
+	for _, g := range []*Game{g1, g2} {
+		if _, err := w.Add(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+	// Forge a tail posting for game 1 under the start position's key, as a
+	// stray fingerprint match would produce.
+	start := position(t)
+	wb := s.db.NewWriteBatch()
+	run := s.man.LiveRuns[0]
+	wb.Set(tailKey(byte(engine.Xiangqi), tailBucket(start.Key()), run), encodeTail(nil, []tailEntry{{1, start.Key() << tailBucketBits}}, 8))
+	if err := wb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	st, err := s.Position(engine.Xiangqi, start, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if totalGames(st.Moves) != 2 || len(st.Games) != 2 {
+		t.Fatalf("start position: %d games in tree, %d listed; want 2", totalGames(st.Moves), len(st.Games))
+	}
+}

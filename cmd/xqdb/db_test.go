@@ -1,0 +1,235 @@
+package main
+
+import (
+	"encoding/json"
+	"io"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/xqdb/xqdb/importer"
+	"github.com/xqdb/xqdb/replay"
+)
+
+// TestMain lets the test binary stand in for xqdb in subprocess tests.
+func TestMain(m *testing.M) {
+	if os.Getenv("XQDB_TEST_MAIN") == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+var (
+	ccpdDBOnce sync.Once
+	ccpdDBDir  string
+)
+
+// ccpdDB imports the bundled CCPD games once for the tests that query it.
+func ccpdDB(t *testing.T) string {
+	t.Helper()
+	ccpdDBOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "xqdb-ccpd-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ccpdDBDir = filepath.Join(dir, "db")
+		if code, _, stderr := runCLI(t, "import", "--db", ccpdDBDir, "--run-games", "700", fixture("ccpd-masters-3001.pgn.gz")); code != exitOK {
+			t.Fatalf("import: exit %d: %s", code, stderr)
+		}
+	})
+	return ccpdDBDir
+}
+
+// fixtureGames replays the bundled CCPD games directly, for counts to
+// compare the database with.
+func fixtureGames(t *testing.T) []*importer.Record {
+	t.Helper()
+	r, err := importer.Open(fixture("ccpd-masters-3001.pgn.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var out []*importer.Record
+	var rp replay.Replayer
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return out
+		}
+		var g replay.Game
+		if rec != nil && rp.Replay(rec, &g) == nil {
+			out = append(out, rec)
+		}
+	}
+}
+
+func treeOf(t *testing.T, args ...string) treeJSON {
+	t.Helper()
+	code, out, stderr := runCLI(t, append([]string{"tree", "--json"}, args...)...)
+	if code != exitOK {
+		t.Fatalf("tree %v: exit %d: %s", args, code, stderr)
+	}
+	var tr treeJSON
+	if err := json.Unmarshal([]byte(out), &tr); err != nil {
+		t.Fatal(err)
+	}
+	return tr
+}
+
+func TestTreeOnCCPD(t *testing.T) {
+	db := ccpdDB(t)
+	recs := fixtureGames(t)
+	first := map[string]int{}
+	for _, r := range recs {
+		first[string(r.MoveText(0))]++
+	}
+	start := treeOf(t, "--db", db, "--fen", "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1")
+	sum, white, draws, black := 0, 0, 0, 0
+	for _, m := range start.Moves {
+		sum += m.Games
+		white += m.White
+		draws += m.Draws
+		black += m.Black
+		if m.Games < m.White+m.Draws+m.Black {
+			t.Errorf("%s: %d games but %d results", m.UCI, m.Games, m.White+m.Draws+m.Black)
+		}
+	}
+	// Every CCPD master game starts from the standard start.
+	if start.Games != len(recs) || sum != start.Games || white != start.White || draws != start.Draws || black != start.Black {
+		t.Fatalf("start: %d games (moves sum %d), want %d", start.Games, sum, len(recs))
+	}
+	h2e2 := treeOf(t, "--db", db, "--moves", "h2e2")
+	// Games that stopped right after h2e2 reached it too; they are not
+	// in the tree's moves but counted apart.
+	if h2e2.Games+h2e2.EndedHere != first["炮二平五"] || h2e2.Games == 0 {
+		t.Fatalf("after h2e2: %d games (+%d ended), %d records open with 炮二平五", h2e2.Games, h2e2.EndedHere, first["炮二平五"])
+	}
+	mirrored := treeOf(t, "--db", db, "--moves", "h2e2", "--mirror")
+	if mirrored.Games+mirrored.EndedHere != first["炮二平五"]+first["炮八平五"] {
+		t.Fatalf("after h2e2 with --mirror: %d games, want %d + %d", mirrored.Games, first["炮二平五"], first["炮八平五"])
+	}
+	// The tree of a position and the games list agree.
+	code, out, _ := runCLI(t, "games", "--db", db, "--moves", "h2e2", "--limit", "1", "--json")
+	var gl gamesJSON
+	_ = json.Unmarshal([]byte(out), &gl)
+	if code != exitOK || gl.Total != h2e2.Games+h2e2.EndedHere || gl.Games[0].Ply != 1 {
+		t.Fatalf("games after h2e2: %+v, tree says %d", gl, h2e2.Games)
+	}
+}
+
+func TestPlayerQueryMatchesTags(t *testing.T) {
+	db := ccpdDB(t)
+	want := 0
+	for _, r := range fixtureGames(t) {
+		if strings.Contains(r.Tag("Black"), "胡榮華") {
+			want++
+		}
+	}
+	code, out, stderr := runCLI(t, "games", "--db", db, "--query", `black:"胡榮華"`, "--json", "--limit", "1")
+	var gl gamesJSON
+	if err := json.Unmarshal([]byte(out), &gl); err != nil || code != exitOK {
+		t.Fatalf("exit %d: %s %v", code, stderr, err)
+	}
+	if gl.Total != want || want == 0 {
+		t.Fatalf(`black:"胡榮華" finds %d games, the tags say %d`, gl.Total, want)
+	}
+}
+
+func TestReimportAddsNothing(t *testing.T) {
+	db := ccpdDB(t)
+	code, out, stderr := runCLI(t, "import", "--db", db, "--json", fixture("ccpd-masters-3001.pgn.gz"))
+	var sum importSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	if sum.Added != 0 || sum.Duplicates != 2999 || sum.Rejected != 2 {
+		t.Fatalf("re-import: %+v, want 0 added, 2999 duplicates", sum)
+	}
+}
+
+func TestShowAndExport(t *testing.T) {
+	db := ccpdDB(t)
+	code, out, _ := runCLI(t, "show", "--db", db, "--notation", "wxf", "1")
+	if code != exitOK || !strings.Contains(out, `[Game "Chinese Chess"]`) || !strings.Contains(out, "1. ") {
+		t.Fatalf("show 1: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runCLI(t, "show", "--db", db, "999999"); code != exitFailure {
+		t.Errorf("show of a missing game: exit %d", code)
+	}
+	exp := filepath.Join(t.TempDir(), "e.pgn")
+	if code, _, stderr := runCLI(t, "export", "--db", db, "--moves", "h2e2 h9g7", "-o", exp); code != exitOK {
+		t.Fatalf("export: %s", stderr)
+	}
+	code, out, _ = runCLI(t, "clean", "--json", exp)
+	var sum cleanSummary
+	_ = json.Unmarshal([]byte(out), &sum)
+	tr := treeOf(t, "--db", db, "--moves", "h2e2 h9g7")
+	if code != exitOK || sum.Valid != tr.Games+tr.EndedHere || sum.Rejected != 0 {
+		t.Fatalf("exported %+v, tree has %d games", sum, tr.Games)
+	}
+}
+
+// TestImportSurvivesKill kills a real import subprocess at random moments,
+// several times, then lets it finish: the database must hold exactly the
+// games and tree counts of an uninterrupted import.
+func TestImportSurvivesKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("subprocess kill test")
+	}
+	want := ccpdDB(t)
+	db := filepath.Join(t.TempDir(), "db")
+	args := []string{"import", "--db", db, "--run-games", "300", "--json", fixture("ccpd-masters-3001.pgn.gz")}
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+	for i := 0; i < 5; i++ {
+		cmd := exec.Command(os.Args[0], args...)
+		cmd.Env = append(os.Environ(), "XQDB_TEST_MAIN=1")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(50+rng.IntN(600)) * time.Millisecond)
+		_ = cmd.Process.Signal(syscall.SIGKILL)
+		_ = cmd.Wait()
+	}
+	if code, _, stderr := runCLI(t, args...); code != exitOK {
+		t.Fatalf("final import: exit %d: %s", code, stderr)
+	}
+	stats := func(db string) statsJSON {
+		code, out, _ := runCLI(t, "stats", "--db", db, "--json")
+		var s statsJSON
+		if err := json.Unmarshal([]byte(out), &s); err != nil || code != exitOK {
+			t.Fatalf("stats: %v", err)
+		}
+		return s
+	}
+	if got, exp := stats(db), stats(want); got.Games != exp.Games || got.Plies != exp.Plies {
+		t.Fatalf("after kills: %d games, %d plies; uninterrupted: %d, %d", got.Games, got.Plies, exp.Games, exp.Plies)
+	}
+	for _, moves := range []string{"", "h2e2", "h2e2 h9g7 h0g2", "c3c4", "b2e2 h9g7"} {
+		a, b := treeOf(t, "--db", db, "--moves", moves), treeOf(t, "--db", want, "--moves", moves)
+		a.FEN, b.FEN = "", ""
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Fatalf("tree after %q differs:\n got %s\nwant %s", moves, ja, jb)
+		}
+	}
+	if q := `black:"胡榮華"`; countQuery(t, db, q) != countQuery(t, want, q) {
+		t.Fatalf("metadata index differs after kills")
+	}
+}
+
+func countQuery(t *testing.T, db, q string) int {
+	t.Helper()
+	_, out, _ := runCLI(t, "games", "--db", db, "--query", q, "--json", "--limit", "1")
+	var gl gamesJSON
+	_ = json.Unmarshal([]byte(out), &gl)
+	return gl.Total
+}
+

@@ -1,0 +1,127 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/index"
+	"github.com/xqdb/xqdb/query"
+)
+
+var gamesCommand = &cli.Command{
+	Name:      "games",
+	Usage:     "list the games that reached a position and/or match a metadata query",
+	ArgsUsage: " ",
+	Description: `Lists games, newest first by default: those that reached the position of
+--fen/--moves (at the ply shown), those whose metadata match --query, or
+both. Without either it lists every game (of --game, when given).
+
+Query fields: game, white (red is an alias), black, event, site, date, year,
+round, result, opening (ECCO or ECO code), opening_name, plies, termination,
+source and every other tag lower-cased (whiteelo, redteam, …). Dates compare
+as dates: date:>="1990", date:<1996-05, date:1990.05.01.
+
+Example:
+   xqdb games --moves "h2e2 h9g7" --query 'black:"胡榮華"' --limit 5
+   xqdb games --query 'white:carlsen +result:1-0' --sort -rating`,
+	Flags: append(append([]cli.Flag{dbFlag}, positionFlags...),
+		&cli.StringFlag{Name: "sort", Value: "-date", Usage: "date, -date or -rating"},
+		&cli.IntFlag{Name: "limit", Value: 20, Usage: "games per page"},
+		&cli.IntFlag{Name: "offset", Value: 0, Usage: "games to skip"},
+		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of --moves"},
+		jsonFlag),
+	Action: runGames,
+}
+
+// gamesJSON is the JSON of xqdb games.
+type gamesJSON struct {
+	Total int            `json:"total"`
+	Games []gameLineJSON `json:"games"`
+}
+
+type gameLineJSON struct {
+	ID      uint32 `json:"id"`
+	Game    string `json:"game"`
+	White   string `json:"white"`
+	Black   string `json:"black"`
+	Event   string `json:"event"`
+	Date    string `json:"date"`
+	Result  string `json:"result"`
+	Ply     int    `json:"ply"`
+	Opening string `json:"opening"`
+}
+
+func runGames(c *cli.Context) error {
+	g, err := parseGameFlag(c)
+	if err != nil {
+		return err
+	}
+	sort, err := query.ParseSort(c.String("sort"))
+	if err != nil {
+		return usageError{err}
+	}
+	pos, _, err := askedPosition(c, g)
+	if err != nil {
+		return err
+	}
+	q := c.String("query")
+	if pos == nil && c.IsSet("game") {
+		q = joinQuery(q, "+game:"+g.String())
+	}
+	if q != "" {
+		if err := index.ValidateQuery(q); err != nil {
+			return usageError{err}
+		}
+	}
+	s, err := openStore(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	list, err := query.Games(s, query.ListRequest{Position: pos, Options: query.Options{Mirror: c.Bool("mirror"), Query: q},
+		Sort: sort, Limit: c.Int("limit"), Offset: c.Int("offset")})
+	if err != nil {
+		return err
+	}
+	out := gamesJSON{Total: list.Total, Games: []gameLineJSON{}}
+	for _, row := range list.Games {
+		out.Games = append(out.Games, gameLine(row))
+	}
+	if c.Bool("json") {
+		return writeJSON(c.App.Writer, out)
+	}
+	w := c.App.Writer
+	fmt.Fprintf(w, "%d games\n", out.Total)
+	for _, l := range out.Games {
+		ply := ""
+		if l.Ply >= 0 {
+			ply = fmt.Sprintf(" (ply %d)", l.Ply)
+		}
+		fmt.Fprintf(w, "%7d  %-10s %-7s %s – %s, %s %s%s\n", l.ID, l.Date, l.Result, l.White, l.Black, l.Event, l.Opening, ply)
+	}
+	return nil
+}
+
+func joinQuery(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + " " + b
+}
+
+// gameLine is how a stored game is listed.
+func gameLine(row query.GameRow) gameLineJSON {
+	r := row.Record
+	white := r.Tag("White")
+	if r.Game == engine.Xiangqi && white == "" {
+		white = r.Tag("Red")
+	}
+	opening := r.Tag("ECO")
+	if opening == "" {
+		opening = r.Tag("ECCO")
+	}
+	return gameLineJSON{ID: r.ID, Game: r.Game.String(), White: white, Black: r.Tag("Black"), Event: r.Tag("Event"),
+		Date: index.FormatDate(row.Attrs.Date), Result: r.Result.String(), Ply: row.Ply, Opening: opening}
+}

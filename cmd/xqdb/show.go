@@ -1,0 +1,195 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/games"
+	"github.com/xqdb/xqdb/importer"
+	"github.com/xqdb/xqdb/importer/pgn"
+	"github.com/xqdb/xqdb/index"
+	"github.com/xqdb/xqdb/query"
+)
+
+var showCommand = &cli.Command{
+	Name:      "show",
+	Usage:     "print a stored game as PGN",
+	ArgsUsage: "[--notation N] ID",
+	Description: `Prints game ID (as games lists it) as UTF-8 PGN with its tags, the
+source it was imported from, and its moves in --notation (default: Chinese
+for Xiangqi, SAN for chess).
+
+Example:
+   xqdb show 42 --notation wxf`,
+	Flags: []cli.Flag{dbFlag,
+		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the moves"}},
+	Action: runShow,
+}
+
+func runShow(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return usagef("show: give one game ID")
+	}
+	id, err := strconv.ParseUint(c.Args().First(), 10, 32)
+	if err != nil {
+		return usagef("show: %q is not a game ID", c.Args().First())
+	}
+	s, err := openStore(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	r, err := s.Game(uint32(id))
+	if err != nil {
+		return err
+	}
+	n, err := exportNotation(c, r.Game)
+	if err != nil {
+		return err
+	}
+	w := pgn.NewWriter(c.App.Writer)
+	writeStored(w, r, n)
+	return w.Flush()
+}
+
+// exportNotation reads --notation for writing games of g (default: Chinese
+// for Xiangqi, as Xiangqi archives are written, and SAN for chess).
+func exportNotation(c *cli.Context, g engine.Game) (engine.Notation, error) {
+	n, err := engine.ParseNotation(c.String("notation"))
+	if err != nil {
+		return 0, usageError{err}
+	}
+	if n == engine.Auto || n.Game() != g {
+		if g == engine.Xiangqi {
+			return engine.Chinese, nil
+		}
+		return engine.SAN, nil
+	}
+	return n, nil
+}
+
+// writeStored writes a stored game as PGN.
+func writeStored(w *pgn.Writer, r *index.Record, n engine.Notation) {
+	tags := make([]importer.Tag, 0, len(r.Tags)+4)
+	has := map[string]bool{}
+	for _, t := range r.Tags {
+		tags = append(tags, importer.Tag{Name: t.Name, Value: t.Value})
+		has[lower(t.Name)] = true
+	}
+	add := func(name, value string) {
+		if !has[lower(name)] && value != "" {
+			tags = append(tags, importer.Tag{Name: name, Value: value})
+		}
+	}
+	if r.Game == engine.Xiangqi {
+		add("Game", "Chinese Chess")
+	}
+	if r.StartFEN != "" {
+		if r.Game == engine.Chess {
+			add("SetUp", "1")
+		}
+		add("FEN", r.StartFEN)
+	}
+	add("Result", r.Result.String())
+	if r.Termination != engine.Ongoing {
+		add("Termination", r.Termination.String())
+	}
+	add("XqdbSource", fmt.Sprintf("%s#%d", r.Source.File, r.Source.Index))
+	w.WriteTags(tags)
+	pos, err := games.New(r.Game, r.StartFEN)
+	if err != nil {
+		w.EndGame(r.Result.String())
+		return
+	}
+	for i, m := range r.Moves {
+		if pos.SideToMove() == engine.First || i == 0 {
+			num := strconv.Itoa(fullMoveNumber(pos))
+			if pos.SideToMove() == engine.First {
+				w.Word(num + ".")
+			} else {
+				w.Word(num + "...")
+			}
+		}
+		w.Word(pos.FormatMove(m, n))
+		pos.Make(m)
+	}
+	w.EndGame(r.Result.String())
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
+}
+
+var exportCommand = &cli.Command{
+	Name:      "export",
+	Usage:     "write the games that reached a position and/or match a query as PGN",
+	ArgsUsage: " ",
+	Description: `Writes every game that games would list (all of them by default) to -o as
+UTF-8 PGN, oldest first, moves in --notation.
+
+Example:
+   xqdb export --moves "h2e2 h9g7" --query 'date:>="2000"' -o central-cannon.pgn`,
+	Flags: append(append([]cli.Flag{dbFlag}, positionFlags...),
+		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the moves written (and of --moves)"},
+		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output PGN file (default: standard output)"},
+		jsonFlag),
+	Action: runExport,
+}
+
+func runExport(c *cli.Context) error {
+	g, err := parseGameFlag(c)
+	if err != nil {
+		return err
+	}
+	pos, _, err := askedPosition(c, g)
+	if err != nil {
+		return err
+	}
+	q := c.String("query")
+	if pos == nil && c.IsSet("game") {
+		q = joinQuery(q, "+game:"+g.String())
+	}
+	s, err := openStore(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	list, err := query.Games(s, query.ListRequest{Position: pos, Options: query.Options{Mirror: c.Bool("mirror"), Query: q}, Sort: query.ByDate})
+	if err != nil {
+		return err
+	}
+	var dst io.Writer = c.App.Writer
+	if name := c.String("out"); name != "" {
+		f, err := createOutput(name)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		dst = f
+	}
+	w := pgn.NewWriter(dst)
+	for _, row := range list.Games {
+		n, err := exportNotation(c, row.Record.Game)
+		if err != nil {
+			return err
+		}
+		writeStored(w, row.Record, n)
+	}
+	if err := w.Flush(); err != nil {
+		return err
+	}
+	if c.Bool("json") && c.String("out") != "" {
+		return writeJSON(c.App.Writer, map[string]int{"games": len(list.Games)})
+	}
+	return nil
+}

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/index"
+	"github.com/xqdb/xqdb/query"
+)
+
+// positionFlags pick a position: a FEN, moves from it (or from the start),
+// and the notation of the moves.
+var positionFlags = []cli.Flag{
+	gameFlag,
+	&cli.StringFlag{Name: "fen", Usage: "the position (default: the standard start)"},
+	&cli.StringFlag{Name: "moves", Aliases: []string{"m"}, Usage: "moves played from --fen or the start, any notation"},
+	&cli.BoolFlag{Name: "mirror", Usage: "Xiangqi: count the left-right mirror image as the same position"},
+	&cli.StringFlag{Name: "query", Aliases: []string{"q"}, Usage: `Bleve query on metadata, e.g. 'black:"Lü Qin" +date:>="1990"'`},
+}
+
+// askedPosition sets up the position of --fen and --moves; ok is false when
+// neither is given.
+func askedPosition(c *cli.Context, g engine.Game) (engine.Position, bool, error) {
+	if !c.IsSet("fen") && !c.IsSet("moves") {
+		return nil, false, nil
+	}
+	p, err := newPosition(g, c.String("fen"))
+	if err != nil {
+		return nil, false, err
+	}
+	n := engine.Auto
+	if c.IsSet("notation") && c.Command.Name != "tree" && c.Command.Name != "games" {
+		n, _ = engine.ParseNotation(c.String("notation"))
+	}
+	if err := playMoves(p, c.String("moves"), n); err != nil {
+		return nil, false, err
+	}
+	return p, true, nil
+}
+
+// displayNotation reads --notation for showing moves (default: the game's
+// usual one: WXF for Xiangqi, SAN for chess).
+func displayNotation(c *cli.Context, g engine.Game) (engine.Notation, error) {
+	n, err := engine.ParseNotation(c.String("notation"))
+	if err != nil {
+		return 0, usageError{err}
+	}
+	if n == engine.Auto {
+		return engine.Display(g), nil
+	}
+	if n.Game() != g {
+		return 0, usagef("--notation %v is not a %v notation", n, g)
+	}
+	return n, nil
+}
+
+func openStore(c *cli.Context) (*index.Store, error) {
+	s, err := index.Open(c.String("db"), index.Options{ReadOnly: true})
+	if err != nil {
+		return nil, fmt.Errorf("%w (create one with xqdb import or xqdb demo)", err)
+	}
+	return s, nil
+}
+
+var treeCommand = &cli.Command{
+	Name:      "tree",
+	Usage:     "what was played from a position, and how it scored",
+	ArgsUsage: " ",
+	Description: `Lists every move played from the position in the database's games, with
+the number of games, the wins of each side and the draws (white means Red in
+Xiangqi, as in the lichess explorer), the average rating where known and the
+last date played. --mirror folds in the left-right mirror image of a Xiangqi
+position, its moves mapped back. --query keeps only the games whose metadata
+match a Bleve query.
+
+Example:
+   xqdb tree --moves "h2e2 h9g7"
+   xqdb tree --game chess --moves "e4 c5" --query 'white:carlsen'`,
+	Flags: append(append([]cli.Flag{dbFlag}, positionFlags...),
+		&cli.IntFlag{Name: "limit", Value: 0, Usage: "show at most this many moves (0: all)"},
+		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the move column (and of --moves)"},
+		jsonFlag),
+	Action: runTree,
+}
+
+// treeJSON is the JSON of xqdb tree.
+type treeJSON struct {
+	FEN       string         `json:"fen"`
+	Key       string         `json:"key"`
+	Games     int            `json:"games"`
+	White     int            `json:"white"`
+	Draws     int            `json:"draws"`
+	Black     int            `json:"black"`
+	EndedHere int            `json:"ended_here"`
+	Moves     []treeMoveJSON `json:"moves"`
+}
+
+type treeMoveJSON struct {
+	UCI       string `json:"uci"`
+	Move      string `json:"move"`
+	Games     int    `json:"games"`
+	White     int    `json:"white"`
+	Draws     int    `json:"draws"`
+	Black     int    `json:"black"`
+	AvgRating int    `json:"avg_rating,omitempty"`
+	LastDate  string `json:"last_date,omitempty"`
+}
+
+func runTree(c *cli.Context) error {
+	g, err := parseGameFlag(c)
+	if err != nil {
+		return err
+	}
+	n, err := displayNotation(c, g)
+	if err != nil {
+		return err
+	}
+	pos, ok, err := askedPosition(c, g)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		if pos, err = newPosition(g, ""); err != nil {
+			return err
+		}
+	}
+	s, err := openStore(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	t, err := query.BuildTree(s, pos, query.Options{Mirror: c.Bool("mirror"), Query: c.String("query")})
+	if err != nil {
+		return err
+	}
+	out := treeJSON{FEN: pos.FEN(), Key: fmt.Sprintf("%016x", t.Key), Games: t.Games, White: t.FirstWins, Draws: t.Draws,
+		Black: t.SecondWins, EndedHere: t.EndedHere, Moves: []treeMoveJSON{}}
+	for i, m := range t.Moves {
+		if l := c.Int("limit"); l > 0 && i >= l {
+			break
+		}
+		out.Moves = append(out.Moves, treeMoveJSON{UCI: pos.FormatMove(m.Move, engine.Coordinate(g)), Move: pos.FormatMove(m.Move, n),
+			Games: m.Games, White: m.FirstWins, Draws: m.Draws, Black: m.SecondWins, AvgRating: m.AvgRating, LastDate: index.FormatDate(m.LastDate)})
+	}
+	if c.Bool("json") {
+		return writeJSON(c.App.Writer, out)
+	}
+	w := c.App.Writer
+	first := engine.First.Name(g)
+	fmt.Fprintf(w, "%s\n%d games: %s %s, draws %s, black %s", out.FEN, out.Games, first, pct(out.White, out.Games), pct(out.Draws, out.Games), pct(out.Black, out.Games))
+	if out.EndedHere > 0 {
+		fmt.Fprintf(w, "; %d ended here", out.EndedHere)
+	}
+	fmt.Fprintf(w, "\n\n%-8s %-10s %7s %7s %7s %7s %6s  %s\n", "move", strings.ToUpper(engine.Coordinate(g).String()), "games", first, "draws", "black", "rating", "last")
+	for _, m := range out.Moves {
+		rating := ""
+		if m.AvgRating > 0 {
+			rating = fmt.Sprint(m.AvgRating)
+		}
+		fmt.Fprintf(w, "%-8s %-10s %7d %7s %7s %7s %6s  %s\n", m.Move, m.UCI, m.Games, pct(m.White, m.Games), pct(m.Draws, m.Games), pct(m.Black, m.Games), rating, m.LastDate)
+	}
+	return nil
+}
+
+func pct(n, of int) string {
+	if of == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.0f%%", 100*float64(n)/float64(of))
+}
