@@ -96,7 +96,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		WithReadOnly(opts.ReadOnly).
 		WithCompression(options.ZSTD).
 		WithZSTDCompressionLevel(3).
-		WithBlockSize(64 << 10). // bigger blocks compress records better
+		WithBlockSize(64 << 10).     // bigger blocks compress records better
 		WithValueThreshold(1 << 20). // keep values in the LSM, compressed
 		WithValueLogFileSize(64 << 20).
 		WithNumVersionsToKeep(1)

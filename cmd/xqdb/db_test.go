@@ -232,4 +232,3 @@ func countQuery(t *testing.T, db, q string) int {
 	_ = json.Unmarshal([]byte(out), &gl)
 	return gl.Total
 }
-

@@ -118,4 +118,3 @@ func containsAny(s, chars string) bool {
 	}
 	return false
 }
-
