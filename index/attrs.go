@@ -165,8 +165,9 @@ func (s *Store) Attrs(gid uint32) Attrs {
 	return s.attrs[gid]
 }
 
-// writeAttrs writes the chunks that hold games from..to-1.
-func (s *Store) writeAttrs(wb *badger.WriteBatch, from, to uint32) error {
+// attrChunks encodes the attribute chunks that hold games from..to-1.
+func (s *Store) attrChunks(from, to uint32) map[uint32][]byte {
+	out := map[uint32][]byte{}
 	for c := from / attrsPerChunk; c <= (to-1)/attrsPerChunk; c++ {
 		first := c * attrsPerChunk
 		last := min(first+attrsPerChunk, uint32(len(s.attrs)))
@@ -174,9 +175,7 @@ func (s *Store) writeAttrs(wb *badger.WriteBatch, from, to uint32) error {
 		for gid := first; gid < last; gid++ {
 			putAttrs(buf[int(gid-first)*attrsSize:], s.attrs[gid])
 		}
-		if err := wb.Set(attrsKey(c), buf); err != nil {
-			return err
-		}
+		out[c] = buf
 	}
-	return nil
+	return out
 }

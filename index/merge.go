@@ -30,7 +30,7 @@ func (s *Store) lookupHash(h [16]byte) (uint32, bool, error) {
 	if err != nil {
 		return 0, false, err
 	}
-	return gid, gid != 0 && gid < s.man.NextGid, nil
+	return gid, gid != 0 && gid < s.committedGid(), nil
 }
 
 // mergeRuns rewrites all live runs' stats values and tail blocks as one new

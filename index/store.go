@@ -191,6 +191,14 @@ func (s *Store) updateManifest(change func(m *manifest)) error {
 	return s.db.Sync()
 }
 
+// committedGid returns NextGid under the manifest lock (a writer's
+// background run commits while the importing goroutine reads it).
+func (s *Store) committedGid() uint32 {
+	s.manMu.Lock()
+	defer s.manMu.Unlock()
+	return s.man.NextGid
+}
+
 func (s *Store) metaUpTo() uint32 {
 	s.manMu.Lock()
 	defer s.manMu.Unlock()

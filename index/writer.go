@@ -56,6 +56,9 @@ type Writer struct {
 	popular map[statsSetKey]struct{} // positions with stats entries, loaded on first flush
 	docs    []pendingDoc
 	added   int
+	// the run being written in the background, and its result
+	inflight *runData
+	done     chan error
 }
 
 // pendingDoc is a game whose metadata document is still to be indexed.
@@ -139,6 +142,11 @@ func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
 	if gid, ok := w.hashes[p.hash]; ok {
 		return AddResult{gid, true}, nil
 	}
+	if w.inflight != nil {
+		if gid, ok := w.inflight.hashes[p.hash]; ok {
+			return AddResult{gid, true}, nil
+		}
+	}
 	if gid, ok, err := w.s.lookupHash(p.hash); err != nil {
 		return AddResult{}, err
 	} else if ok {
@@ -192,44 +200,86 @@ func atoi(s string) int {
 // move played the first time it was reached (a game counts once per
 // position, as in the lichess explorer).
 func occurrencesOf(g *Game, a Attrs) []occurrence {
-	idx := make([]int32, len(g.Keys))
-	for i := range idx {
-		idx[i] = int32(i)
+	type kp struct {
+		key uint64
+		ply int
 	}
-	slices.SortStableFunc(idx, func(x, y int32) int {
-		kx, ky := g.Keys[x], g.Keys[y]
+	idx := make([]kp, len(g.Keys))
+	for i, k := range g.Keys {
+		idx[i] = kp{k, i}
+	}
+	slices.SortFunc(idx, func(x, y kp) int {
 		switch {
-		case kx < ky:
+		case x.key < y.key:
 			return -1
-		case kx > ky:
+		case x.key > y.key:
 			return 1
 		}
-		return 0
+		return x.ply - y.ply
 	})
 	out := make([]occurrence, 0, len(idx))
-	for j, i := range idx {
-		if j > 0 && g.Keys[idx[j-1]] == g.Keys[i] {
+	for j, e := range idx {
+		if j > 0 && idx[j-1].key == e.key {
 			continue
 		}
 		code := uint16(EndSlot)
-		if int(i) < len(g.Moves) {
-			code = games.WireCode(g.Game, g.Moves[i])
+		if e.ply < len(g.Moves) {
+			code = games.WireCode(g.Game, g.Moves[e.ply])
 		}
-		out = append(out, occurrence{key: g.Keys[i], ply: uint16(min(i, 0xFFFF)), game: g.Game, code: code, result: a.Result, rating: a.Rating, date: a.Date})
+		out = append(out, occurrence{key: e.key, ply: uint16(min(e.ply, 0xFFFF)), game: g.Game, code: code, result: a.Result, rating: a.Rating, date: a.Date})
 	}
 	return out
 }
 
-// Flush writes the buffered games as one run and commits it.
+// runData is one run on its way to disk.
+type runData struct {
+	run    uint32
+	recs   []pendingGame
+	occ    []occurrence
+	docs   []pendingDoc
+	attrs  map[uint32][]byte // attribute chunks to write
+	next   uint32            // NextGid once the run is committed
+	hashes map[[16]byte]uint32
+}
+
+// Flush hands the buffered games to the background writer as one run
+// (waiting for the previous run to be committed first) and goes on:
+// replaying and preparing the next run overlaps with writing this one.
+// Runs are committed in order, so a crash loses at most the runs not yet
+// committed, which the next import redoes.
 func (w *Writer) Flush() error {
+	if err := w.wait(); err != nil {
+		return err
+	}
 	if len(w.recs) == 0 {
 		return nil
 	}
 	s := w.s
-	run := s.man.NextRun
-	if err := s.updateManifest(func(m *manifest) { m.NextRun++; m.Pending = run }); err != nil {
+	rd := &runData{run: s.man.NextRun, recs: w.recs, occ: w.occ, docs: w.docs, next: w.next, hashes: w.hashes,
+		attrs: s.attrChunks(w.recs[0].gid, w.next)}
+	if err := s.updateManifest(func(m *manifest) { m.NextRun++; m.Pending = rd.run }); err != nil {
 		return err
 	}
+	w.inflight = rd
+	w.recs, w.occ, w.docs, w.hashes = nil, nil, nil, map[[16]byte]uint32{}
+	w.done = make(chan error, 1)
+	go func() { w.done <- w.writeRun(rd) }()
+	return nil
+}
+
+// wait waits for the run being written, if any, and returns its error.
+func (w *Writer) wait() error {
+	if w.done == nil {
+		return nil
+	}
+	err := <-w.done
+	w.done, w.inflight = nil, nil
+	return err
+}
+
+// writeRun writes a run and commits it by updating the manifest.
+func (w *Writer) writeRun(rd *runData) error {
+	s := w.s
 	if w.popular == nil {
 		if err := w.loadPopular(); err != nil {
 			return err
@@ -237,7 +287,7 @@ func (w *Writer) Flush() error {
 	}
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
-	for _, p := range w.recs {
+	for _, p := range rd.recs {
 		if err := wb.Set(gameKey(p.gid), p.rec); err != nil {
 			return err
 		}
@@ -245,46 +295,33 @@ func (w *Writer) Flush() error {
 			return err
 		}
 	}
-	if err := s.writeAttrs(wb, w.recs[0].gid, w.next); err != nil {
-		return err
+	for c, b := range rd.attrs {
+		if err := wb.Set(attrsKey(c), b); err != nil {
+			return err
+		}
 	}
-	if err := w.writePositions(wb, run); err != nil {
+	if err := w.writePositions(wb, rd.run, rd.occ); err != nil {
 		return err
 	}
 	if err := wb.Flush(); err != nil {
-		return fmt.Errorf("index: write run %d: %w", run, err)
+		return fmt.Errorf("index: write run %d: %w", rd.run, err)
 	}
 	err := s.updateManifest(func(m *manifest) {
-		m.NextGid = w.next
-		m.LiveRuns = append(m.LiveRuns, run)
+		m.NextGid = rd.next
+		m.LiveRuns = append(m.LiveRuns, rd.run)
 		m.Pending = 0
 	})
 	if err != nil {
 		return err
 	}
-	w.recs = w.recs[:0]
-	w.occ = w.occ[:0]
-	clear(w.hashes)
-	w.meta.submit(w.docs)
-	w.docs = nil
+	w.meta.submit(rd.docs)
 	return nil
 }
 
 // writePositions routes every occurrence of the run to a stats value
 // (popular positions) or a tail block.
-func (w *Writer) writePositions(wb *badger.WriteBatch, run uint32) error {
-	occ := w.occ
-	slices.SortFunc(occ, func(a, b occurrence) int {
-		switch {
-		case a.game != b.game:
-			return int(a.game) - int(b.game)
-		case a.key < b.key:
-			return -1
-		case a.key > b.key:
-			return 1
-		}
-		return int(a.gid) - int(b.gid)
-	})
+func (w *Writer) writePositions(wb *badger.WriteBatch, run uint32, occ []occurrence) error {
+	occ = sortOccurrences(occ)
 	promote := w.s.opts.PromoteAt
 	var tail tailWriter
 	tail.init(w.s, wb, run)
@@ -324,6 +361,43 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, run uint32) error {
 // positions, and the tail's fingerprints only estimate counts (a stray
 // match could promote a position to a costly stats entry).
 const promoteByHistoryPlies = 24
+
+// sortOccurrences orders occurrences by game, key and gid: a counting sort
+// on game and tail bucket (the top key bits), then a small sort per
+// bucket, which is several times faster than one sort of millions.
+func sortOccurrences(occ []occurrence) []occurrence {
+	const nb = 1 << tailBucketBits
+	bucketOf := func(o *occurrence) int { return int(o.game)%4*nb + int(tailBucket(o.key)) }
+	counts := make([]int, 4*nb+1)
+	for i := range occ {
+		counts[bucketOf(&occ[i])+1]++
+	}
+	for i := 1; i < len(counts); i++ {
+		counts[i] += counts[i-1]
+	}
+	starts := slices.Clone(counts)
+	out := make([]occurrence, len(occ))
+	for i := range occ {
+		b := bucketOf(&occ[i])
+		out[counts[b]] = occ[i]
+		counts[b]++
+	}
+	for b := 0; b < 4*nb; b++ {
+		part := out[starts[b]:starts[b+1]]
+		if len(part) > 1 {
+			slices.SortFunc(part, func(a, b occurrence) int {
+				switch {
+				case a.key < b.key:
+					return -1
+				case a.key > b.key:
+					return 1
+				}
+				return int(a.gid) - int(b.gid)
+			})
+		}
+	}
+	return out
+}
 
 // statsOf aggregates one run's occurrences of a position.
 func statsOf(group []occurrence) *statsValue {
@@ -377,14 +451,15 @@ type tailWriter struct {
 	bucket  int // -1 before the first
 	entries []tailEntry
 	// existing postings of the current bucket in live runs, per block:
-	// fingerprint width and counts per fingerprint (an estimate: only the
-	// promotion uses it)
+	// the fingerprint width and the sorted fingerprints (an estimate: only
+	// the promotion uses it); read on the first count asked in a bucket
 	existing []existingBlock
+	loaded   bool
 }
 
 type existingBlock struct {
 	width  int
-	counts map[uint32]int
+	prints []uint32
 }
 
 func (t *tailWriter) init(s *Store, wb *badger.WriteBatch, run uint32) {
@@ -399,22 +474,29 @@ func (t *tailWriter) enter(game engine.Game, bucket uint16) error {
 		return err
 	}
 	t.game, t.bucket = game, int(bucket)
-	t.existing = t.existing[:0]
+	t.existing, t.loaded = t.existing[:0], false
+	return nil
+}
+
+// loadExisting reads the current bucket's blocks of the live runs.
+func (t *tailWriter) loadExisting() error {
+	t.loaded = true
 	if len(t.s.man.LiveRuns) == 0 {
 		return nil
 	}
 	return t.s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: tailPrefix(byte(game), bucket)})
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: tailPrefix(byte(t.game), uint16(t.bucket))})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := it.Item().Key()
 			if !t.s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
 				continue
 			}
-			eb := existingBlock{counts: map[uint32]int{}}
+			var eb existingBlock
 			err := it.Item().Value(func(v []byte) error {
-				return decodeTail(v, func(_, print uint32, w int) { eb.width = w; eb.counts[print]++ })
+				return decodeTail(v, func(_, print uint32, w int) { eb.width = w; eb.prints = append(eb.prints, print) })
 			})
+			slices.Sort(eb.prints)
 			t.existing = append(t.existing, eb)
 			if err != nil {
 				return err
@@ -428,9 +510,18 @@ func (t *tailWriter) countExisting(game engine.Game, key uint64) (int, error) {
 	if err := t.enter(game, tailBucket(key)); err != nil {
 		return 0, err
 	}
+	if !t.loaded {
+		if err := t.loadExisting(); err != nil {
+			return 0, err
+		}
+	}
 	n := 0
 	for _, eb := range t.existing {
-		n += eb.counts[printOf(key<<tailBucketBits, eb.width)]
+		p := printOf(key<<tailBucketBits, eb.width)
+		i, found := slices.BinarySearch(eb.prints, p)
+		for ; found && i < len(eb.prints) && eb.prints[i] == p; i++ {
+			n++
+		}
 	}
 	return n, nil
 }
@@ -458,6 +549,9 @@ func (t *tailWriter) finish() error {
 // up, and merges runs when there are too many.
 func (w *Writer) Close() error {
 	err := w.Flush()
+	if werr := w.wait(); err == nil {
+		err = werr
+	}
 	if merr := w.meta.close(); err == nil {
 		err = merr
 	}
