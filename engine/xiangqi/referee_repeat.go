@@ -1,0 +1,218 @@
+package xiangqi
+
+import (
+	"fmt"
+	"math/bits"
+	"strings"
+
+	"github.com/xqdb/xqdb/engine"
+)
+
+// RULES X13 (perpetual check and chase) and X14 (repetition draw).
+//
+// Every ply pays only for a scan of the position keys since the last capture
+// with the same side to move (a capture makes every earlier position
+// unreachable). When the current key is found there, the cycle is replayed
+// backwards on a scratch copy and each move classified; real games repeat so
+// rarely that this costs nothing measurable.
+
+// plyInfo is what the analysis learns about one move of the history.
+type plyInfo struct {
+	mover engine.Color
+	check bool     // the move gave check
+	newly chaseSet // enemy pieces the move newly chases (chase.go)
+	piece uint8    // identity of the moved piece
+}
+
+// class ranks a side's conduct over a cycle (RULES X13): check outranks
+// chase outranks idle, and the side with the strictly higher class loses.
+type class uint8
+
+const (
+	idle class = iota
+	chasing
+	checking
+)
+
+// sideCycle is one side's conduct over the cycle.
+type sideCycle struct {
+	class   class
+	targets chaseSet // for chasing: the pieces chased by every move
+}
+
+// judgeRepetition rules when the current position repeats. It reports
+// whether it recorded a ruling.
+func (r *Referee) judgeRepetition() bool {
+	p := r.pos
+	n := len(p.hist)
+	w := min(int(p.halfmove), n)
+	// Earlier occurrences, newest first: same key, same side to move (the
+	// key includes the side), at least 4 plies back, not before the last
+	// capture.
+	var occ [2]int
+	seen := 0
+	for j := n - 4; j >= n-w; j -= 2 {
+		if p.hist[j].key == p.key {
+			if seen < len(occ) {
+				occ[seen] = j
+			}
+			seen++
+		}
+	}
+	if seen == 0 || r.rules.Profile == Asian && seen < 2 {
+		return false
+	}
+	// The cycle judged: from the earliest of the last two earlier
+	// occurrences (the 3rd occurrence looks back over two cycles, as
+	// Pikafish and Fairy-Stockfish judge it; under vn a 2nd occurrence looks
+	// back over the one cycle there is).
+	from := occ[min(seen, 2)-1]
+	r.walkBack(from)
+	cyc := r.classify()
+	red, black := cyc[engine.First], cyc[engine.Second]
+	occurrences := seen + 1
+	where := fmt.Sprintf("position occurred %d times since ply %d", occurrences, from-r.start)
+
+	if red.class == black.class {
+		// Equal classes draw (X13), and a repetition without a violator
+		// is a draw at the 3rd occurrence (X14).
+		if occurrences < 3 {
+			return false
+		}
+		if red.class == checking {
+			r.rule(engine.MutualPerpetualCheck, engine.Draw, 0, "both sides checked on every move; "+where)
+		} else {
+			r.rule(engine.Repetition, engine.Draw, 0, where)
+		}
+		return true
+	}
+	v := engine.First
+	if black.class > red.class {
+		v = engine.Second
+	}
+	vc := cyc[v]
+	var detail string
+	if r.rules.Profile == VN {
+		run, pieces := r.run(v, vc, from, n-w)
+		need := allowance(pieces)
+		if run < need {
+			return false
+		}
+		where = fmt.Sprintf("%d moves in a row with %d piece(s), allowance %d; %s", run, pieces, need, where)
+	}
+	name := v.Name(engine.Xiangqi)
+	if vc.class == checking {
+		detail = name + " checked on every move; " + where
+		r.rule(engine.PerpetualCheck, engine.WinFor(v.Other()), v, detail)
+	} else {
+		detail = name + " chased " + r.describe(v.Other(), vc.targets) + " on every move; " + where
+		r.rule(engine.PerpetualChase, engine.WinFor(v.Other()), v, detail)
+	}
+	return true
+}
+
+// allowance is seed 000's grace: the rule applies once the violator has
+// checked or chased continuously for 6 moves with one piece, 12 with two,
+// 18 with three or more.
+func allowance(pieces int) int { return 6 * min(max(pieces, 1), 3) }
+
+// walkBack fills r.info with the moves from ply `from` to the current ply,
+// newest first, replaying them backwards on a scratch copy.
+func (r *Referee) walkBack(from int) {
+	s := r.scratchCopy()
+	r.info = r.info[:0]
+	for len(s.hist) > from {
+		r.info = append(r.info, s.stepBack(r.rd))
+	}
+}
+
+// stepBack classifies the last move made on p and takes it back.
+func (p *Position) stepBack(rd chaseReadings) plyInfo {
+	x := p.side.Other()
+	m := p.hist[len(p.hist)-1].move
+	inf := plyInfo{mover: x, check: p.InCheck(), piece: p.board[MoveTo(m)]}
+	var buf [32]threat
+	after := p.threats(x, rd, buf[:0])
+	var exposed [16]chaseSet
+	if rd.protectionLoss == LossUnlessDefending {
+		exposed = p.capturePairs(x.Other())
+	}
+	p.Unmake()
+	defending := rd.protectionLoss == LossUnlessDefending && p.defends(x, exposed)
+	inf.newly = p.newlyChased(x, after, rd, defending)
+	return inf
+}
+
+// classify ranks both sides over r.info (RULES X13). A side is checking if
+// every one of its moves gave check; a side that mixed checks and other
+// moves is idle ("one check, one chase" is allowed); otherwise it is chasing
+// if one enemy piece is newly chased by every one of its moves.
+func (r *Referee) classify() [2]sideCycle {
+	var out [2]sideCycle
+	for c := engine.First; c <= engine.Second; c++ {
+		all, any := true, false
+		targets := ^chaseSet(0)
+		for _, inf := range r.info {
+			if inf.mover != c {
+				continue
+			}
+			all = all && inf.check
+			any = any || inf.check
+			targets &= inf.newly
+		}
+		switch {
+		case all:
+			out[c].class = checking
+		case any:
+			out[c].class = idle
+		case targets != 0:
+			out[c] = sideCycle{class: chasing, targets: targets}
+		}
+	}
+	return out
+}
+
+// run measures, for the vn allowance, how long violator v has been checking
+// (or chasing one of the same pieces) without a break: the moves of the
+// judged cycle plus any such moves of v just before it, back to ply floor.
+// It returns the number of moves and of distinct pieces that made them.
+func (r *Referee) run(v engine.Color, vc sideCycle, from, floor int) (moves, pieces int) {
+	var used [numIDs]bool
+	targets := vc.targets
+	count := func(inf plyInfo) {
+		moves++
+		if !used[inf.piece] {
+			used[inf.piece] = true
+			pieces++
+		}
+	}
+	for _, inf := range r.info {
+		if inf.mover == v {
+			count(inf)
+		}
+	}
+	s := r.scratch // positioned at ply `from` by walkBack
+	for len(s.hist) > floor {
+		inf := s.stepBack(r.rd)
+		if inf.mover != v {
+			continue
+		}
+		if vc.class == checking && !inf.check || vc.class == chasing && (inf.check || targets&inf.newly == 0) {
+			break
+		}
+		targets &= inf.newly
+		count(inf)
+	}
+	return moves, pieces
+}
+
+// describe names the pieces of side c in set, where they stand now.
+func (r *Referee) describe(c engine.Color, set chaseSet) string {
+	var names []string
+	for b := uint16(set); b != 0; b &= b - 1 {
+		id := idBase(c) + uint8(bits.TrailingZeros16(b))
+		sq := r.pos.sq[id]
+		names = append(names, fmt.Sprintf("the %s %s on %c%d", c.Name(engine.Xiangqi), kindOf[id], 'a'+FileOf(sq), RankOf(sq)))
+	}
+	return strings.Join(names, " and ")
+}
