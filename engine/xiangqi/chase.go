@@ -124,6 +124,7 @@ func (p *Position) chases(aid, a, tid, t, ky uint8, rd chaseReadings) bool {
 // newlyChased returns the pieces that x's last move newly chases, given the
 // threats found after the move; p is the position before it (x to move).
 // defending says whether that move defended one of x's pieces (defends).
+// chasers receives, per chased piece, the attackers whose threats are new.
 //
 // RULES X13: a chase is a threat the mover "did not threaten before". A
 // threat is new when its attacker could not legally capture the target
@@ -145,27 +146,28 @@ func (p *Position) chases(aid, a, tid, t, ky uint8, rd chaseReadings) bool {
 // dispute of the "chariot pinned by a horse" diagrams (Fairy-Stockfish
 // test.py D39, rules-cases fsf_L1193, fsf_L1195, orange_L434–L438) and of
 // orange_L643. See ProtectionLoss for the three readings and the default.
-func (p *Position) newlyChased(x engine.Color, after []threat, rd chaseReadings, defending bool) chaseSet {
+func (p *Position) newlyChased(x engine.Color, after []threat, rd chaseReadings, defending bool, chasers *[16]chaseSet) chaseSet {
 	y := x.Other()
 	kx, ky := p.sq[generalID(x)], p.sq[generalID(y)]
 	var set chaseSet
 	for _, th := range after {
-		bit := slotBit(th.tid)
-		if set&bit != 0 {
-			continue
-		}
 		a, t := p.sq[th.aid], p.sq[th.tid]
+		isNew := false
 		switch {
 		case !p.reaches(th.aid, a, t) || !p.safeAfter(a, t, kx, y):
-			set |= bit // a new threat
+			isNew = true // a new threat
 		case p.chases(th.aid, a, th.tid, t, ky, rd):
 			// chased already: not new
 		case p.recapturers(a, t, ky, true)&th.reach != 0,
 			th.back && p.reaches(th.tid, t, a) && p.safeAfter(t, a, ky, x):
-			set |= bit // protection or retaking lost to a pin
+			isNew = true // protection or retaking lost to a pin
 		case rd.protectionLoss == LossAlways,
 			rd.protectionLoss == LossUnlessDefending && !defending:
-			set |= bit // protection lost to the move's path
+			isNew = true // protection lost to the move's path
+		}
+		if isNew {
+			set |= slotBit(th.tid)
+			chasers[th.tid&15] |= slotBit(th.aid)
 		}
 	}
 	return set

@@ -166,8 +166,8 @@ type Referee struct {
 	last    Ruling
 	rulings []Ruling
 
-	limit limitState // X15
-	dead  bool       // X16: the material can never mate
+	limit    limitState    // X15
+	material materialClass // X16, recomputed after captures
 
 	// Scratch for the rare analyses (repetition cycles, X15 recounts), kept
 	// so that they allocate once per referee, not per ruling.
@@ -181,7 +181,7 @@ type Referee struct {
 // material at ply 0).
 func NewReferee(p *Position, rules Rules) *Referee {
 	r := &Referee{pos: p, rules: rules, rd: rules.readings(), start: p.Ply()}
-	r.dead = p.InsufficientMaterial()
+	r.material = p.materialClass()
 	r.limit.update(r, p.side.Other(), false)
 	r.judge()
 	return r
@@ -214,7 +214,7 @@ func (r *Referee) Play(m engine.Move) Ruling {
 	capture := p.board[MoveTo(m)] != empty
 	p.Make(m)
 	if capture {
-		r.dead = p.InsufficientMaterial()
+		r.material = p.materialClass()
 	}
 	r.limit.update(r, mover, capture)
 	r.last = Ruling{Ply: p.Ply() - r.start}
@@ -243,8 +243,16 @@ func (r *Referee) judge() {
 		r.rule(engine.MoveLimit, engine.Draw, 0, r.limit.detail(p))
 		return
 	}
-	if r.dead {
-		r.rule(engine.InsufficientMaterial, engine.Draw, 0, "neither side can ever mate")
+	switch r.material {
+	case deadMaterial:
+		sig, _ := p.signature()
+		r.rule(engine.InsufficientMaterial, engine.Draw, 0, "neither side can ever mate or stalemate ("+sig.String()+")")
+	case mateInOneMaterial:
+		if !p.canEndAtOnce() {
+			sig, _ := p.signature()
+			r.rule(engine.InsufficientMaterial, engine.Draw, 0, "neither side can force a win ("+sig.String()+") and "+
+				p.side.Name(engine.Xiangqi)+" cannot mate at once")
+		}
 	}
 }
 

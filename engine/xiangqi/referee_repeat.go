@@ -18,10 +18,13 @@ import (
 
 // plyInfo is what the analysis learns about one move of the history.
 type plyInfo struct {
-	mover engine.Color
-	check bool     // the move gave check
-	newly chaseSet // enemy pieces the move newly chases (chase.go)
-	piece uint8    // identity of the moved piece
+	mover    engine.Color
+	check    bool     // the move gave check
+	checkers chaseSet // the mover's pieces that then attack the enemy general
+	newly    chaseSet // enemy pieces the move newly chases (chase.go)
+	// chasers[i]: the mover's pieces whose threats on the enemy piece of
+	// slot i are new.
+	chasers [16]chaseSet
 }
 
 // class ranks a side's conduct over a cycle (RULES X13): check outranks
@@ -93,7 +96,7 @@ func (r *Referee) judgeRepetition() bool {
 	vc := cyc[v]
 	var detail string
 	if r.rules.Profile == VN {
-		run, pieces := r.run(v, vc, from, n-w)
+		run, pieces := r.run(v, vc, n-w)
 		need := allowance(pieces)
 		if run < need {
 			return false
@@ -129,8 +132,10 @@ func (r *Referee) walkBack(from int) {
 // stepBack classifies the last move made on p and takes it back.
 func (p *Position) stepBack(rd chaseReadings) plyInfo {
 	x := p.side.Other()
-	m := p.hist[len(p.hist)-1].move
-	inf := plyInfo{mover: x, check: p.InCheck(), piece: p.board[MoveTo(m)]}
+	inf := plyInfo{mover: x, check: p.InCheck()}
+	if inf.check {
+		inf.checkers = p.checkers(x)
+	}
 	var buf [32]threat
 	after := p.threats(x, rd, buf[:0])
 	var exposed [16]chaseSet
@@ -139,8 +144,20 @@ func (p *Position) stepBack(rd chaseReadings) plyInfo {
 	}
 	p.Unmake()
 	defending := rd.protectionLoss == LossUnlessDefending && p.defends(x, exposed)
-	inf.newly = p.newlyChased(x, after, rd, defending)
+	inf.newly = p.newlyChased(x, after, rd, defending, &inf.chasers)
 	return inf
+}
+
+// checkers returns the pieces of side x that attack the enemy general.
+func (p *Position) checkers(x engine.Color) chaseSet {
+	var set chaseSet
+	k := p.sq[generalID(x.Other())]
+	for id := idBase(x); id < idBase(x)+16; id++ {
+		if s := p.sq[id]; s != 0 && p.reaches(id, s, k) {
+			set |= slotBit(id)
+		}
+	}
+	return set
 }
 
 // classify ranks both sides over r.info (RULES X13). A side is checking if
@@ -175,24 +192,18 @@ func (r *Referee) classify() [2]sideCycle {
 // run measures, for the vn allowance, how long violator v has been checking
 // (or chasing one of the same pieces) without a break: the moves of the
 // judged cycle plus any such moves of v just before it, back to ply floor.
-// It returns the number of moves and of distinct pieces that made them.
-func (r *Referee) run(v engine.Color, vc sideCycle, from, floor int) (moves, pieces int) {
-	var used [numIDs]bool
+// It returns the number of those moves and of the distinct pieces of v that
+// gave the checks or made the chases (seed 000: "với 1 quân", "2 quân").
+func (r *Referee) run(v engine.Color, vc sideCycle, floor int) (moves, pieces int) {
 	targets := vc.targets
-	count := func(inf plyInfo) {
-		moves++
-		if !used[inf.piece] {
-			used[inf.piece] = true
-			pieces++
-		}
-	}
+	var runInfo []plyInfo
 	for _, inf := range r.info {
 		if inf.mover == v {
-			count(inf)
+			runInfo = append(runInfo, inf)
 		}
 	}
-	s := r.scratch // positioned at ply `from` by walkBack
-	for len(s.hist) > floor {
+	s := r.scratch // positioned at the start of the cycle by walkBack
+	for len(s.hist) > floor && len(runInfo) < 18 {
 		inf := s.stepBack(r.rd)
 		if inf.mover != v {
 			continue
@@ -201,9 +212,19 @@ func (r *Referee) run(v engine.Color, vc sideCycle, from, floor int) (moves, pie
 			break
 		}
 		targets &= inf.newly
-		count(inf)
+		runInfo = append(runInfo, inf)
 	}
-	return moves, pieces
+	var used chaseSet
+	for _, inf := range runInfo {
+		if vc.class == checking {
+			used |= inf.checkers
+			continue
+		}
+		for b := uint16(targets); b != 0; b &= b - 1 {
+			used |= inf.chasers[bits.TrailingZeros16(b)]
+		}
+	}
+	return len(runInfo), bits.OnesCount16(uint16(used))
 }
 
 // describe names the pieces of side c in set, where they stand now.
