@@ -76,22 +76,19 @@ func (r *Referee) judgeRepetition() bool {
 	occurrences := seen + 1
 	where := fmt.Sprintf("position occurred %d times since ply %d", occurrences, from-r.start)
 
-	if red.class == black.class {
-		// Equal classes draw (X13), and a repetition without a violator
-		// is a draw at the 3rd occurrence (X14).
+	st, v, draw := verdict(red.class, black.class)
+	if draw {
+		// Equal classes draw (X13); without a violator the repetition is
+		// a draw at the 3rd occurrence (X14).
 		if occurrences < 3 {
 			return false
 		}
-		if red.class == checking {
-			r.rule(engine.MutualPerpetualCheck, engine.Draw, 0, "both sides checked on every move; "+where)
-		} else {
-			r.rule(engine.Repetition, engine.Draw, 0, where)
+		detail := where
+		if st == engine.MutualPerpetualCheck {
+			detail = "both sides checked on every move; " + where
 		}
+		r.rule(st, engine.Draw, 0, detail)
 		return true
-	}
-	v := engine.First
-	if black.class > red.class {
-		v = engine.Second
 	}
 	vc := cyc[v]
 	var detail string
@@ -104,14 +101,34 @@ func (r *Referee) judgeRepetition() bool {
 		where = fmt.Sprintf("%d moves in a row with %d piece(s), allowance %d; %s", run, pieces, need, where)
 	}
 	name := v.Name(engine.Xiangqi)
-	if vc.class == checking {
+	if st == engine.PerpetualCheck {
 		detail = name + " checked on every move; " + where
-		r.rule(engine.PerpetualCheck, engine.WinFor(v.Other()), v, detail)
 	} else {
 		detail = name + " chased " + r.describe(v.Other(), vc.targets) + " on every move; " + where
-		r.rule(engine.PerpetualChase, engine.WinFor(v.Other()), v, detail)
 	}
+	r.rule(st, engine.WinFor(v.Other()), v, detail)
 	return true
+}
+
+// verdict applies RULES X13 to the two sides' classes: check outranks chase
+// outranks idle, the side with the strictly higher class loses (it is the
+// violator), and equal classes draw — MutualPerpetualCheck when both
+// checked, Repetition otherwise.
+func verdict(red, black class) (st engine.Status, violator engine.Color, draw bool) {
+	switch {
+	case red == black && red == checking:
+		return engine.MutualPerpetualCheck, 0, true
+	case red == black:
+		return engine.Repetition, 0, true
+	case red > black:
+		violator = engine.First
+	default:
+		violator = engine.Second
+	}
+	if max(red, black) == checking {
+		return engine.PerpetualCheck, violator, false
+	}
+	return engine.PerpetualChase, violator, false
 }
 
 // allowance is seed 000's grace: the rule applies once the violator has
