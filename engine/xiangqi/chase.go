@@ -123,7 +123,8 @@ func (p *Position) chases(aid, a, tid, t, ky uint8, rd chaseReadings) bool {
 
 // newlyChased returns the pieces that x's last move newly chases, given the
 // threats found after the move; p is the position before it (x to move).
-// defending says whether that move defended one of x's pieces (defends).
+// defending tells, when asked, whether that move defended one of x's pieces
+// (defends).
 // chasers receives, per chased piece, the attackers whose threats are new.
 //
 // RULES X13: a chase is a threat the mover "did not threaten before". A
@@ -146,15 +147,26 @@ func (p *Position) chases(aid, a, tid, t, ky uint8, rd chaseReadings) bool {
 // dispute of the "chariot pinned by a horse" diagrams (Fairy-Stockfish
 // test.py D39, rules-cases fsf_L1193, fsf_L1195, orange_L434–L438) and of
 // orange_L643. See ProtectionLoss for the three readings and the default.
-func (p *Position) newlyChased(x engine.Color, after []threat, rd chaseReadings, defending bool, chasers *[16]chaseSet) chaseSet {
+func (p *Position) newlyChased(x engine.Color, after []threat, rd chaseReadings, defending func() bool, chasers *[16]chaseSet) chaseSet {
 	y := x.Other()
 	kx, ky := p.sq[generalID(x)], p.sq[generalID(y)]
+	// Answering a check makes every capture legal again that the check
+	// forbade; that alone threatens nothing new (else each escape from a
+	// check would chase every piece the escaper attacks). So before the
+	// move, a capture counts as a threat if it exposes x's general to no
+	// piece beyond those already checking it.
+	var checking chaseSet
+	inCheck := p.kingAttacked(kx, y)
+	if inCheck {
+		checking = p.attackersOf(kx, y)
+	}
 	var set chaseSet
 	for _, th := range after {
 		a, t := p.sq[th.aid], p.sq[th.tid]
 		isNew := false
 		switch {
-		case !p.reaches(th.aid, a, t) || !p.safeAfter(a, t, kx, y):
+		case !p.reaches(th.aid, a, t),
+			!p.safeAfter(a, t, kx, y) && (!inCheck || p.attackersAfter(a, t, kx, y)&^checking != 0):
 			isNew = true // a new threat
 		case p.chases(th.aid, a, th.tid, t, ky, rd):
 			// chased already: not new
@@ -162,7 +174,7 @@ func (p *Position) newlyChased(x engine.Color, after []threat, rd chaseReadings,
 			th.back && p.reaches(th.tid, t, a) && p.safeAfter(t, a, ky, x):
 			isNew = true // protection or retaking lost to a pin
 		case rd.protectionLoss == LossAlways,
-			rd.protectionLoss == LossUnlessDefending && !defending:
+			rd.protectionLoss == LossUnlessDefending && !defending():
 			isNew = true // protection lost to the move's path
 		}
 		if isNew {
@@ -173,23 +185,62 @@ func (p *Position) newlyChased(x engine.Color, after []threat, rd chaseReadings,
 	return set
 }
 
-// defends reports whether x's last move defended one of x's pieces; p is
-// the position before it, exposed what the enemy could legally capture
-// after it (capturePairs). A move defends when x was in check, or when some
-// enemy piece could legally capture one of x's pieces before the move and
-// cannot after it: the move blocked the threat, took away an attacking
-// cannon's screen, or took the piece away.
-func (p *Position) defends(x engine.Color, exposed [16]chaseSet) bool {
+// defends reports whether x's move m, about to be made on p, defends one of
+// x's pieces: x is in check, or some enemy piece could legally capture one of
+// x's pieces before the move and cannot after it — the move blocked the
+// threat, took away an attacking cannon's screen, or took the piece away.
+func (p *Position) defends(x engine.Color, m engine.Move) bool {
 	if p.InCheck() {
 		return true
 	}
 	before := p.capturePairs(x.Other())
+	p.Make(m)
+	after := p.capturePairs(x.Other())
+	p.Unmake()
 	for i := range before {
-		if before[i]&^exposed[i] != 0 {
+		if before[i]&^after[i] != 0 {
 			return true
 		}
 	}
 	return false
+}
+
+// attackersOf returns the pieces of side by that attack the general on k,
+// the other general along an open file included (RULES X10).
+func (p *Position) attackersOf(k uint8, by engine.Color) chaseSet {
+	var set chaseSet
+	for id := idBase(by); id < idBase(by)+16; id++ {
+		s := p.sq[id]
+		if s == 0 || p.board[s] != id {
+			continue
+		}
+		if p.reaches(id, s, k) || kindOf[id] == General && s&15 == k&15 && p.clearBetween(s, k) {
+			set |= slotBit(id)
+		}
+	}
+	return set
+}
+
+// clearBetween reports that nothing stands between two points of a line.
+func (p *Position) clearBetween(a, b uint8) bool {
+	d := lineStep(a, b)
+	for s := step(a, d); s != b; s = step(s, d) {
+		if p.board[s] != empty {
+			return false
+		}
+	}
+	return true
+}
+
+// attackersAfter returns the attackers of the general on k (of the side of
+// the piece on a) once the piece on a has taken on t.
+func (p *Position) attackersAfter(a, t, k uint8, by engine.Color) chaseSet {
+	b := &p.board
+	pc, victim := b[a], b[t]
+	b[t], b[a] = pc, empty
+	set := p.attackersOf(k, by)
+	b[a], b[t] = pc, victim
+	return set
 }
 
 // recapturers returns the pieces of the side of the piece on t (general on

@@ -172,7 +172,14 @@ type Referee struct {
 	// Scratch for the rare analyses (repetition cycles, X15 recounts), kept
 	// so that they allocate once per referee, not per ruling.
 	scratch *Position
-	info    []plyInfo
+	// analysed[i] classifies move i of the history (referee_repeat.go),
+	// filled as repetitions need it.
+	analysed []plyInfo
+	// seen has bit key%1024 set for every position since the last capture:
+	// a cheap first test before the key history is scanned. Positions
+	// before a capture cannot recur (they have more pieces), so it is
+	// cleared at each capture.
+	seen [16]uint64
 }
 
 // NewReferee starts refereeing from p, which the referee then owns and plays
@@ -181,9 +188,12 @@ type Referee struct {
 // material at ply 0).
 func NewReferee(p *Position, rules Rules) *Referee {
 	r := &Referee{pos: p, rules: rules, rd: rules.readings(), start: p.Ply()}
+	for i := len(p.hist) - min(int(p.halfmove), len(p.hist)); i < len(p.hist); i++ {
+		r.markSeen(p.hist[i].key)
+	}
 	r.material = p.materialClass()
-	r.limit.update(r, p.side.Other(), false)
-	r.judge()
+	r.limit.update(r, p.side.Other(), false, p.InCheck())
+	r.judge(p.InCheck())
 	return r
 }
 
@@ -212,25 +222,29 @@ func (r *Referee) Play(m engine.Move) Ruling {
 	p := r.pos
 	mover := p.side
 	capture := p.board[MoveTo(m)] != empty
+	r.markSeen(p.key)
 	p.Make(m)
 	if capture {
 		r.material = p.materialClass()
+		r.seen = [16]uint64{}
 	}
-	r.limit.update(r, mover, capture)
+	inCheck := p.checkedBy(m)
+	r.limit.update(r, mover, capture, inCheck)
 	r.last = Ruling{Ply: p.Ply() - r.start}
-	r.judge()
+	r.judge(inCheck)
 	return r.last
 }
 
-// judge fills r.last for the current position.
-func (r *Referee) judge() {
+// judge fills r.last for the current position; inCheck says whether the
+// side to move is in check.
+func (r *Referee) judge(inCheck bool) {
 	p := r.pos
 	// RULES X12: no legal move ends the game, and the side to move loses
 	// whether it is in check or not. This comes first: a mated side is
 	// never saved by a draw rule (X15 says so explicitly).
-	if !p.hasLegalMove() {
+	if !p.hasLegalMoveInCheck(inCheck) {
 		st := engine.Stalemate
-		if p.InCheck() {
+		if inCheck {
 			st = engine.Checkmate
 		}
 		r.rule(st, engine.WinFor(p.side.Other()), p.side, "")
@@ -262,14 +276,22 @@ func (r *Referee) rule(st engine.Status, res engine.Result, side engine.Color, d
 	r.rulings = append(r.rulings, r.last)
 }
 
+// markSeen records a position key in r.seen.
+func (r *Referee) markSeen(key uint64) { r.seen[key>>6&15] |= 1 << (key & 63) }
+
+// mayHaveSeen reports whether the key may have occurred since the last
+// capture (false: certainly not).
+func (r *Referee) mayHaveSeen(key uint64) bool { return r.seen[key>>6&15]&(1<<(key&63)) != 0 }
+
 // scratchCopy returns a copy of the current position for analyses that walk
-// the history back, reusing the referee's scratch storage.
-func (r *Referee) scratchCopy() *Position {
+// the history back, reusing the referee's scratch storage. Only the last
+// `back` moves of the history are copied: the copy can take back no more.
+func (r *Referee) scratchCopy(back int) *Position {
 	if r.scratch == nil {
 		r.scratch = &Position{}
 	}
 	h := r.scratch.hist[:0]
 	*r.scratch = *r.pos
-	r.scratch.hist = append(h, r.pos.hist...)
+	r.scratch.hist = append(h, r.pos.hist[len(r.pos.hist)-back:]...)
 	return r.scratch
 }

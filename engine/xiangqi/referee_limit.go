@@ -25,8 +25,9 @@ type limitState struct {
 
 func (l *limitState) reset() { *l = limitState{} }
 
-// update follows the move just made by mover.
-func (l *limitState) update(r *Referee, mover engine.Color, capture bool) {
+// update follows the move just made by mover; check says whether it gave
+// check.
+func (l *limitState) update(r *Referee, mover engine.Color, capture, check bool) {
 	p := r.pos
 	if capture || int(p.halfmove) < r.rules.moveLimit() {
 		l.reset()
@@ -36,7 +37,7 @@ func (l *limitState) update(r *Referee, mover engine.Color, capture bool) {
 		l.recount(r)
 		return
 	}
-	if p.InCheck() {
+	if check {
 		l.checks[mover]++
 	}
 }
@@ -45,9 +46,9 @@ func (l *limitState) update(r *Referee, mover engine.Color, capture bool) {
 // moves the history holds (plies set up by a FEN's clock have no moves and
 // count as quiet ones).
 func (l *limitState) recount(r *Referee) {
-	s := r.scratchCopy()
-	n := len(s.hist)
-	w := min(int(s.halfmove), n)
+	n := len(r.pos.hist)
+	w := min(int(r.pos.halfmove), n)
+	s := r.scratchCopy(w)
 	for range w {
 		s.Unmake()
 	}

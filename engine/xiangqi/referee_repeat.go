@@ -13,11 +13,14 @@ import (
 // Every ply pays only for a scan of the position keys since the last capture
 // with the same side to move (a capture makes every earlier position
 // unreachable). When the current key is found there, the cycle is replayed
-// backwards on a scratch copy and each move classified; real games repeat so
-// rarely that this costs nothing measurable.
+// backwards on a scratch copy and each move classified. A move's class never
+// changes once it is made, so each is classified once and kept (Referee.
+// analysed): a long repetition costs one classification per ply, not one
+// per ply and cycle.
 
 // plyInfo is what the analysis learns about one move of the history.
 type plyInfo struct {
+	done     bool // classified
 	mover    engine.Color
 	check    bool     // the move gave check
 	checkers chaseSet // the mover's pieces that then attack the enemy general
@@ -47,6 +50,9 @@ type sideCycle struct {
 // whether it recorded a ruling.
 func (r *Referee) judgeRepetition() bool {
 	p := r.pos
+	if !r.mayHaveSeen(p.key) {
+		return false
+	}
 	n := len(p.hist)
 	w := min(int(p.halfmove), n)
 	// Earlier occurrences, newest first: same key, same side to move (the
@@ -70,8 +76,13 @@ func (r *Referee) judgeRepetition() bool {
 	// Pikafish and Fairy-Stockfish judge it; under vn a 2nd occurrence looks
 	// back over the one cycle there is).
 	from := occ[min(seen, 2)-1]
-	r.walkBack(from)
-	cyc := r.classify()
+	if r.rules.Profile == VN && seen < 2 && w < 2*allowance(1)-1 {
+		// A 2nd occurrence rules only against a violator that has used up
+		// the smallest allowance, and too few plies were played for that.
+		return false
+	}
+	r.analyse(from, n-w)
+	cyc := r.classify(from, n)
 	red, black := cyc[engine.First], cyc[engine.Second]
 	occurrences := seen + 1
 	where := fmt.Sprintf("position occurred %d times since ply %d", occurrences, from-r.start)
@@ -93,7 +104,7 @@ func (r *Referee) judgeRepetition() bool {
 	vc := cyc[v]
 	var detail string
 	if r.rules.Profile == VN {
-		run, pieces := r.run(v, vc, n-w)
+		run, pieces := r.run(v, vc, from, n-w)
 		need := allowance(pieces)
 		if run < need {
 			return false
@@ -136,14 +147,32 @@ func verdict(red, black class) (st engine.Status, violator engine.Color, draw bo
 // 18 with three or more.
 func allowance(pieces int) int { return 6 * min(max(pieces, 1), 3) }
 
-// walkBack fills r.info with the moves from ply `from` to the current ply,
-// newest first, replaying them backwards on a scratch copy.
-func (r *Referee) walkBack(from int) {
-	s := r.scratchCopy()
-	r.info = r.info[:0]
-	for len(s.hist) > from {
-		r.info = append(r.info, s.stepBack(r.rd))
+// analyse makes sure every move from ply `from` to the current ply is
+// classified in r.analysed, replaying the missing ones backwards on a
+// scratch copy that can go back to ply floor; it leaves r.scratch at ply
+// `from`.
+func (r *Referee) analyse(from, floor int) {
+	n := len(r.pos.hist)
+	s := r.scratchCopy(n - floor)
+	if len(r.analysed) < n {
+		r.analysed = append(r.analysed, make([]plyInfo, n-len(r.analysed))...)
 	}
+	for i := n - 1; i >= from; i-- {
+		r.stepBack(s, i)
+	}
+}
+
+// stepBack takes back move i, the last move made on s, classifying it
+// unless that was done before.
+func (r *Referee) stepBack(s *Position, i int) plyInfo {
+	if inf := r.analysed[i]; inf.done {
+		s.Unmake()
+		return inf
+	}
+	inf := s.stepBack(r.rd)
+	inf.done = true
+	r.analysed[i] = inf
+	return inf
 }
 
 // stepBack classifies the last move made on p and takes it back.
@@ -155,38 +184,27 @@ func (p *Position) stepBack(rd chaseReadings) plyInfo {
 	}
 	var buf [32]threat
 	after := p.threats(x, rd, buf[:0])
-	var exposed [16]chaseSet
-	if rd.protectionLoss == LossUnlessDefending {
-		exposed = p.capturePairs(x.Other())
-	}
+	m := p.hist[len(p.hist)-1].move
 	p.Unmake()
-	defending := rd.protectionLoss == LossUnlessDefending && p.defends(x, exposed)
-	inf.newly = p.newlyChased(x, after, rd, defending, &inf.chasers)
+	inf.newly = p.newlyChased(x, after, rd, func() bool { return p.defends(x, m) }, &inf.chasers)
 	return inf
 }
 
 // checkers returns the pieces of side x that attack the enemy general.
 func (p *Position) checkers(x engine.Color) chaseSet {
-	var set chaseSet
-	k := p.sq[generalID(x.Other())]
-	for id := idBase(x); id < idBase(x)+16; id++ {
-		if s := p.sq[id]; s != 0 && p.reaches(id, s, k) {
-			set |= slotBit(id)
-		}
-	}
-	return set
+	return p.attackersOf(p.sq[generalID(x.Other())], x)
 }
 
 // classify ranks both sides over r.info (RULES X13). A side is checking if
 // every one of its moves gave check; a side that mixed checks and other
 // moves is idle ("one check, one chase" is allowed); otherwise it is chasing
 // if one enemy piece is newly chased by every one of its moves.
-func (r *Referee) classify() [2]sideCycle {
+func (r *Referee) classify(from, to int) [2]sideCycle {
 	var out [2]sideCycle
 	for c := engine.First; c <= engine.Second; c++ {
 		all, any := true, false
 		targets := ^chaseSet(0)
-		for _, inf := range r.info {
+		for _, inf := range r.analysed[from:to] {
 			if inf.mover != c {
 				continue
 			}
@@ -208,20 +226,24 @@ func (r *Referee) classify() [2]sideCycle {
 
 // run measures, for the vn allowance, how long violator v has been checking
 // (or chasing one of the same pieces) without a break: the moves of the
-// judged cycle plus any such moves of v just before it, back to ply floor.
-// It returns the number of those moves and of the distinct pieces of v that
-// gave the checks or made the chases (seed 000: "với 1 quân", "2 quân").
-func (r *Referee) run(v engine.Color, vc sideCycle, floor int) (moves, pieces int) {
+// judged cycle, from ply `from` to the current one, plus any such moves of v
+// just before it, back to ply floor. It returns the number of those moves
+// and of the distinct pieces of v that gave the checks or made the chases
+// (seed 000: "với 1 quân", "2 quân"). It stops counting at 18, the largest
+// allowance.
+func (r *Referee) run(v engine.Color, vc sideCycle, from, floor int) (moves, pieces int) {
 	targets := vc.targets
-	var runInfo []plyInfo
-	for _, inf := range r.info {
-		if inf.mover == v {
-			runInfo = append(runInfo, inf)
+	var runInfo [18]plyInfo
+	n := 0
+	for i := len(r.pos.hist) - 1; i >= from && n < len(runInfo); i-- {
+		if inf := r.analysed[i]; inf.mover == v {
+			runInfo[n] = inf
+			n++
 		}
 	}
-	s := r.scratch // positioned at the start of the cycle by walkBack
-	for len(s.hist) > floor && len(runInfo) < 18 {
-		inf := s.stepBack(r.rd)
+	s := r.scratch // positioned at ply `from` by analyse
+	for i := from - 1; i >= floor && n < len(runInfo); i-- {
+		inf := r.stepBack(s, i)
 		if inf.mover != v {
 			continue
 		}
@@ -229,10 +251,11 @@ func (r *Referee) run(v engine.Color, vc sideCycle, floor int) (moves, pieces in
 			break
 		}
 		targets &= inf.newly
-		runInfo = append(runInfo, inf)
+		runInfo[n] = inf
+		n++
 	}
 	var used chaseSet
-	for _, inf := range runInfo {
+	for _, inf := range runInfo[:n] {
 		if vc.class == checking {
 			used |= inf.checkers
 			continue
@@ -241,7 +264,7 @@ func (r *Referee) run(v engine.Color, vc sideCycle, floor int) (moves, pieces in
 			used |= inf.chasers[bits.TrailingZeros16(b)]
 		}
 	}
-	return len(runInfo), bits.OnesCount16(uint16(used))
+	return n, bits.OnesCount16(uint16(used))
 }
 
 // describe names the pieces of side c in set, where they stand now.

@@ -6,17 +6,41 @@ import "github.com/xqdb/xqdb/engine"
 // X12: without one it is mated or stalemated, and loses either way).
 //
 // The referee asks this after every ply, so it must cost far less than
-// generating every legal move: it first tries a few moves that are almost
-// always there — a chariot or cannon stepping to an empty neighbour, a horse
-// jump, a general step — each checked by the full legality test, and falls
-// back to the complete generator only when none of them is legal (in
-// practice: when mated, stalemated or nearly so).
-func (p *Position) hasLegalMove() bool {
+// generating every legal move. Out of check, a move whose from-point is
+// neither on the general's rank or file nor one of its horse-leg points,
+// and whose to-point is not on its rank or file, cannot expose the general
+// (the reasoning of AppendLegalMoves): the first pass looks only for such a
+// move among a few that are almost always there — a chariot or cannon
+// stepping to an empty neighbour, a horse jump — and needs no board test at
+// all. The second pass tries those moves and the general's steps with the
+// full legality test, and only when both fail (in practice: mated,
+// stalemated or nearly so) is every move generated. In check, the general's
+// steps are tried, then every move generated.
+func (p *Position) hasLegalMove() bool { return p.hasLegalMoveInCheck(p.InCheck()) }
+
+// hasLegalMoveInCheck is hasLegalMove when whether the side to move is in
+// check is known.
+func (p *Position) hasLegalMoveInCheck(inCheck bool) bool {
 	us, them := p.side, p.side.Other()
 	base := idBase(us)
 	ksq := p.sq[base]
 	b := &p.board
 	enemy := colorBit(them)
+	if inCheck {
+		// Most checks are answered by a general's step; else the full
+		// generator decides.
+		for _, d := range orthSteps {
+			to := step(ksq, d)
+			if c := b[to]; inPalace[to] && (c == empty || c&enemy != 0) && p.safeAfter(ksq, to, ksq, them) {
+				return true
+			}
+		}
+		var buf [MaxMoves]engine.Move
+		return len(p.AppendLegalMoves(buf[:0])) > 0
+	}
+	if p.hasUnalignedMove(base, ksq) {
+		return true
+	}
 	for id := base + 7; id <= base+10; id++ { // chariots and cannons
 		from := p.sq[id]
 		if from == 0 {
@@ -53,4 +77,58 @@ func (p *Position) hasLegalMove() bool {
 	}
 	var buf [MaxMoves]engine.Move
 	return len(p.AppendLegalMoves(buf[:0])) > 0
+}
+
+// hasUnalignedMove looks, for a side not in check whose general is on ksq,
+// for a chariot, cannon or horse move that is legal because it cannot
+// touch the general's lines (see hasLegalMove).
+func (p *Position) hasUnalignedMove(base, ksq uint8) bool {
+	b := &p.board
+	enemy := colorBit(p.side.Other())
+	kf, kr := ksq&15, ksq>>4
+	apart := func(sq uint8) bool { return sq&15 != kf && sq>>4 != kr }
+	for id := base + 5; id <= base+10; id++ { // horses, chariots, cannons
+		from := p.sq[id]
+		if from == 0 || !apart(from) || legIndex(ksq, from) >= 0 {
+			continue
+		}
+		if kindOf[id] == Horse {
+			for i, d := range horseLeg {
+				if b[step(from, d)] != empty {
+					continue
+				}
+				for _, h := range horseTargets[i] {
+					if to := step(from, h); (b[to] == empty || b[to]&enemy != 0) && apart(to) {
+						return true
+					}
+				}
+			}
+			continue
+		}
+		for _, d := range orthSteps {
+			if to := step(from, d); b[to] == empty && apart(to) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// checkedBy reports whether m, the move just made on p, gives check, for the
+// price of a few comparisons in most positions: a move can check only by
+// the moved piece itself, or by a line or horse leg it opens or closes at
+// its from- or to-point. When neither point is on the general's rank or
+// file and the from-point is not one of its horse-leg points, only a horse
+// or soldier landing next to it can check; otherwise the full test runs.
+func (p *Position) checkedBy(m engine.Move) bool {
+	ksq := p.sq[generalID(p.side)]
+	from, to := MoveFrom(m), MoveTo(m)
+	if lineStep(ksq, from) != 0 || legIndex(ksq, from) >= 0 || lineStep(ksq, to) != 0 {
+		return p.kingAttacked(ksq, p.side.Other())
+	}
+	switch id := p.board[to]; kindOf[id] {
+	case Horse, Soldier:
+		return p.reaches(id, to, ksq)
+	}
+	return false
 }
