@@ -285,6 +285,18 @@ func TestDiscoveredChase(t *testing.T) {
 	})
 }
 
+// RULES X13: answering a check makes legal again every capture the check
+// forbade; that is no new threat, or every escape from a check would chase
+// all the pieces the escaping side attacks. (CCPD master game 3991, 呂欽:
+// black's general steps out of the cannon's check and back; its elephant
+// attacks the red chariot on g9 throughout.)
+func TestEscapingCheckIsNoChase(t *testing.T) {
+	checkVerdicts(t, []verdictCase{
+		{name: "general steps out of check", fen: "3k1aR2/4a4/4b1c2/p1p5r/6PnN/4C4/P3P3P/1c1C5/4A4/2B1KA3 w - - 15 31",
+			moves: repeatMoves("e4d4 d9e9 d4e4 e9d9", 2), rules: asian, want: "1/2-1/2:repetition", firstPly: 8},
+	})
+}
+
 // Seed 000 "quân được bảo vệ": a piece that some enemy piece could legally
 // retake is protected; a protector that may not retake (pinned, or whose
 // general would be exposed) does not protect.
