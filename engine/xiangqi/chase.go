@@ -100,10 +100,9 @@ func (p *Position) chases(aid, a, tid, t, ky uint8, rd chaseReadings) bool {
 	}
 	// Reading "minor pieces chasing majors": Pikafish and Fairy-Stockfish
 	// extend that exception, so that an advisor or elephant threatening a
-	// chariot, horse or cannon chases it even when it is protected (the
-	// Asian rule book's diagram "Perpetual Chase" of orange-xiangqi, row
-	// orange_L643 of the rules-cases table, needs it). Seed 000 names only
-	// the chariot against horse and cannon, so it is off unless
+	// chariot, horse or cannon chases it even when it is protected. Seed
+	// 000 names only the chariot against horse and cannon, and no row of
+	// the rules-cases table turns on it, so it is off unless
 	// Rules.MinorChasesMajor asks for it.
 	if rd.minorChasesMajor && (ak == Advisor || ak == Elephant) && (tk == Chariot || tk == Horse || tk == Cannon) {
 		return true
@@ -124,8 +123,8 @@ func (p *Position) chases(aid, a, tid, t, ky uint8, rd chaseReadings) bool {
 // newlyChased returns the pieces that x's last move newly chases, given the
 // threats found after the move; p is the position before it (x to move).
 // defending tells, when asked, whether that move defended one of x's pieces
-// (defends).
-// chasers receives, per chased piece, the attackers whose threats are new.
+// (defends); chasers receives, per chased piece, the attackers whose threats
+// are new.
 //
 // RULES X13: a chase is a threat the mover "did not threaten before". A
 // threat is new when its attacker could not legally capture the target

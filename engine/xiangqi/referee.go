@@ -92,13 +92,14 @@ const (
 	// LossUnlessDefending, the default, counts it as a chase unless the
 	// move defended one of the mover's own pieces — answered a check, or
 	// blocked, unscreened or escaped an enemy threat: a defence that opens
-	// or closes a line in passing threatens nothing new. This is the only
-	// reading that gives every Asian rule-book diagram of the rules-cases
-	// table its book verdict: the "chariot pinned by a horse" diagrams
-	// (fsf_L1193, fsf_L1195, orange_L434–L438), where the pinned chariot's
-	// side blocks the attack on it and so unprotects the horse, are no
-	// chase, while orange_L643, where a soldier steps on and off a
-	// protecting cannon's file for nothing else, is.
+	// or closes a line in passing threatens nothing new. Of the three, it
+	// is the only reading that agrees with every disputed row of the
+	// rules-cases table that RULES does not settle otherwise: the "chariot
+	// pinned by a horse" diagrams (fsf_L1193, fsf_L1195,
+	// orange_L434–L438), where the pinned chariot's side blocks the attack
+	// on it and so unprotects the horse, are no chase, while orange_L643,
+	// where a soldier steps on and off a protecting cannon's file for
+	// nothing else, is.
 	LossUnlessDefending ProtectionLoss = iota
 	// LossNever never counts it, as Fairy-Stockfish (which misses
 	// orange_L643).

@@ -46,8 +46,12 @@ type sideCycle struct {
 	targets chaseSet // for chasing: the pieces chased by every move
 }
 
-// judgeRepetition rules when the current position repeats. It reports
-// whether it recorded a ruling.
+// judgeRepetition rules when the current position repeats (RULES X13,
+// X14). Under asian, the 3rd occurrence (and every later one) is judged: the
+// violator loses, or it is a draw. Under vn a violator loses only once its
+// run reaches the allowance (seed 000), at any repetition from the 2nd
+// occurrence on; before that nothing is ruled, not even a draw, since there
+// is a violator. It reports whether it recorded a ruling.
 func (r *Referee) judgeRepetition() bool {
 	p := r.pos
 	if !r.mayHaveSeen(p.key) {
