@@ -115,16 +115,24 @@ func (p *Position) hasUnalignedMove(base, ksq uint8) bool {
 }
 
 // checkedBy reports whether m, the move just made on p, gives check, for the
-// price of a few comparisons in most positions: a move can check only by
-// the moved piece itself, or by a line or horse leg it opens or closes at
-// its from- or to-point. When neither point is on the general's rank or
-// file and the from-point is not one of its horse-leg points, only a horse
-// or soldier landing next to it can check; otherwise the full test runs.
+// price of a few comparisons in most positions. A move can check only with
+// the moved piece itself, or through a line or horse leg that it opens or
+// closes: the general's rank or file through its from- or to-point (a
+// chariot uncovered or arriving, a cannon given or left its one screen) or
+// the leg point it left. Only those are examined (rayAttacked and
+// horseThrough are the tests AppendLegalMoves uses for the same reason).
 func (p *Position) checkedBy(m engine.Move) bool {
 	ksq := p.sq[generalID(p.side)]
+	enemy := colorBit(p.side.Other())
 	from, to := MoveFrom(m), MoveTo(m)
-	if lineStep(ksq, from) != 0 || legIndex(ksq, from) >= 0 || lineStep(ksq, to) != 0 {
-		return p.kingAttacked(ksq, p.side.Other())
+	if d := lineStep(ksq, from); d != 0 && p.rayAttacked(ksq, d, enemy) {
+		return true
+	}
+	if d := lineStep(ksq, to); d != 0 && p.rayAttacked(ksq, d, enemy) {
+		return true
+	}
+	if i := legIndex(ksq, from); i >= 0 && p.horseThrough(ksq, i, enemy) {
+		return true
 	}
 	switch id := p.board[to]; kindOf[id] {
 	case Horse, Soldier:
