@@ -29,11 +29,11 @@ import (
 //
 // Signatures are written Red-Black, "KCB-KA": C cannon, A advisor,
 // B elephant, P old soldier; each table holds one of the two colourings and
-// the lookup tries both. The tables list what the proof enumerates: all
-// signatures of at most four pieces besides the generals with at most two
-// cannons, and all signatures of advisors and elephants alone. Anything else
-// is treated as live, which is safe: the rule never declares a draw it
-// cannot prove.
+// the lookup tries both. The tables hold exactly what the proof finds among
+// the signatures of at most four pieces besides the generals, at most two of
+// a kind per side and two cannons in all; signatures of advisors and
+// elephants alone are dead whatever their number. Anything else is treated
+// as live, which is safe: the rule never declares a draw it cannot prove.
 const (
 	deadSignatures = "" +
 		// a lone cannon whose screens never suffice
