@@ -14,6 +14,8 @@ import (
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bleveindex "github.com/blevesearch/bleve_index_api"
+
+	"github.com/xqdb/xqdb/engine"
 )
 
 // Metadata fields (DESIGN "Metadata"). Names and events are analysed
@@ -29,7 +31,7 @@ import (
 // queries.
 var (
 	phraseFields  = []string{"white", "red", "black", "event"}
-	keywordFields = []string{"game", "round", "result", "opening", "termination", "source", "year", "month"}
+	keywordFields = []string{"game", "round", "result", "opening", "termination", "ruling", "source", "year", "month"}
 	// paddedFields are numbers stored as keywords of a fixed width.
 	paddedFields = map[string]int{"date": 8, "plies": 4, "whiteelo": 4, "blackelo": 4, "redelo": 4}
 )
@@ -125,7 +127,10 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs) *docu
 	}
 	addKeyword("game", r.Game.String())
 	addKeyword("result", r.Result.String())
-	addKeyword("termination", r.Termination.String())
+	addKeyword("termination", terminationName(r))
+	for _, ru := range r.Rulings {
+		addKeyword("ruling", ru.StatusName())
+	}
 	addKeyword("source", r.Source.File)
 	for _, t := range r.Tags {
 		name := strings.ToLower(t.Name)
@@ -216,4 +221,10 @@ func rewriteQuery(q string) string {
 		}
 		return fmt.Sprintf("date:%d", lo)
 	})
+}
+
+// terminationName is the termination as users query it ("checkmate",
+// "perpetual_chase", "threefold" in chess, …).
+func terminationName(r *Record) string {
+	return engine.Ruling{Game: r.Game, Status: r.Termination}.StatusName()
 }

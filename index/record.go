@@ -30,6 +30,10 @@ type Record struct {
 	Termination engine.Status
 	Tags        []Tag
 	Source      Source
+	// Rulings are the referee's decided rulings over the game (ply, status,
+	// loser), the violations users query; Termination is the status of the
+	// one at the last ply, if any.
+	Rulings []engine.Ruling
 }
 
 // Tag returns the value of the first tag named name (case-insensitive).
@@ -84,6 +88,11 @@ func encodeRecord(dst []byte, r *Record, scratch []engine.Move) ([]byte, error) 
 	dst = appendString(dst, r.Source.File)
 	dst = binary.AppendUvarint(dst, uint64(r.Source.Index))
 	dst = binary.AppendUvarint(dst, uint64(r.Source.Offset))
+	dst = binary.AppendUvarint(dst, uint64(len(r.Rulings)))
+	for _, ru := range r.Rulings {
+		dst = binary.AppendUvarint(dst, uint64(ru.Ply))
+		dst = append(dst, byte(ru.Status), byte(ru.Result), byte(ru.Side))
+	}
 	dst = binary.AppendUvarint(dst, uint64(len(r.Moves)))
 	p, err := games.New(r.Game, r.StartFEN)
 	if err != nil {
@@ -152,6 +161,15 @@ func decodeRecord(id uint32, b []byte) (*Record, error) {
 	r.Source.File = d.string()
 	r.Source.Index = int(d.uvarint())
 	r.Source.Offset = int64(d.uvarint())
+	nr := d.uvarint()
+	if nr > uint64(len(b)) {
+		return nil, fmt.Errorf("%w %d: ruling count", ErrCorruptRecord, id)
+	}
+	for i := uint64(0); i < nr; i++ {
+		ru := engine.Ruling{Game: r.Game, Ply: int(d.uvarint())}
+		ru.Status, ru.Result, ru.Side = engine.Status(d.byte()), engine.Result(d.byte()), engine.Color(d.byte()&1)
+		r.Rulings = append(r.Rulings, ru)
+	}
 	plies := d.uvarint()
 	if d.err != nil || plies > uint64(len(d.b)) {
 		return nil, fmt.Errorf("%w %d: header", ErrCorruptRecord, id)

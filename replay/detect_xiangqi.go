@@ -16,6 +16,11 @@ func detectXiangqi(pos engine.Position, rec *importer.Record) engine.Notation {
 		return engine.Auto
 	}
 	set := xiangqi.DetectNotation(string(rec.MoveText(0)))
+	// Simplified and traditional Chinese read alike: one parser takes
+	// every glyph variant.
+	if set.Has(engine.Chinese) && set.Has(engine.ChineseTraditional) && set.Len() == 2 {
+		return engine.Chinese
+	}
 	switch set.Len() {
 	case 0:
 		return engine.Auto

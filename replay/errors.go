@@ -20,6 +20,13 @@ var (
 	// ErrUnsupported is returned for records of a game variant xqdb does
 	// not play (crazyhouse, chess960, …); reported as kind "parse".
 	ErrUnsupported = errors.New("unsupported variant")
+	// ErrAfterEnd is returned when a record has moves after checkmate or
+	// stalemate (RULES X12, C4): nothing may follow the end of a game.
+	ErrAfterEnd = errors.New("move after the end of the game")
+	// ErrResultMismatch is returned, with Replayer.StrictResults, when the
+	// Result tag contradicts how the record ends (RULES X17): a mate, a
+	// stalemate, an automatic draw, or a decisive ruling at its last ply.
+	ErrResultMismatch = errors.New("result contradicts the end of the game")
 	// ErrIllegalMove, ErrAmbiguousMove and ErrBadFEN are the engine's.
 	ErrIllegalMove   = engine.ErrIllegalMove
 	ErrAmbiguousMove = engine.ErrAmbiguousMove
@@ -52,9 +59,13 @@ func (e *GameError) Error() string {
 func (e *GameError) Unwrap() error { return e.Err }
 
 // Kind returns the report kind of an error: parse, illegal, ambiguous,
-// bad_fen or empty.
+// bad_fen, empty, after_end or result_mismatch.
 func Kind(err error) string {
 	switch {
+	case errors.Is(err, ErrAfterEnd):
+		return "after_end"
+	case errors.Is(err, ErrResultMismatch):
+		return "result_mismatch"
 	case errors.Is(err, ErrEmpty):
 		return "empty"
 	case errors.Is(err, ErrBadFEN):

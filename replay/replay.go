@@ -6,7 +6,9 @@ import (
 	"unsafe"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/chess"
 	"github.com/xqdb/xqdb/engine/games"
+	"github.com/xqdb/xqdb/engine/xiangqi"
 	"github.com/xqdb/xqdb/importer"
 )
 
@@ -25,6 +27,18 @@ type Game struct {
 	Status engine.Status
 	// Result is the record's Result tag, else its termination marker.
 	Result engine.Result
+	// Rulings are every decided ruling the referee made, in ply order:
+	// mates and stalemates, and the rulings an arbiter applies (perpetual
+	// check or chase, repetition, move limits, dead material), which real
+	// records may play on past (RULES "Rulings vs ends").
+	Rulings []engine.Ruling
+	// Termination is how the record ends: the decided ruling at its last
+	// ply, or an Ongoing one.
+	Termination engine.Ruling
+	// Mismatch, when not empty, says how the Result tag contradicts the
+	// termination (reported as result_mismatch; the game is kept unless
+	// StrictResults).
+	Mismatch string
 }
 
 // Replayer validates records. It is not safe for concurrent use: give
@@ -34,6 +48,30 @@ type Replayer struct {
 	Game engine.Game
 	// Notation forces the move notation (Auto: detected per game).
 	Notation engine.Notation
+	// Rules are the Xiangqi adjudication rules (profile, move limit).
+	Rules xiangqi.Rules
+	// StrictResults rejects a game whose Result tag contradicts its end.
+	StrictResults bool
+}
+
+// Referee is what the games' referees have in common: follow a game ply
+// by ply (Play makes the move on the position given to NewReferee) and
+// rule on it.
+type Referee interface {
+	Play(m engine.Move) engine.Ruling
+	Last() engine.Ruling
+	Rulings() []engine.Ruling
+}
+
+// NewReferee returns the referee of pos's game, which then owns pos.
+func NewReferee(pos engine.Position, rules xiangqi.Rules) Referee {
+	switch p := pos.(type) {
+	case *xiangqi.Position:
+		return xiangqi.NewReferee(p, rules)
+	case *chess.Position:
+		return chess.NewReferee(p)
+	}
+	return nil
 }
 
 // byteParser is implemented by engines that parse a move token from bytes
@@ -45,8 +83,8 @@ type byteParser interface {
 // Replay validates rec into out (whose slices are reused). The error, if
 // any, is a *GameError.
 func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
-	out.Moves, out.Keys = out.Moves[:0], out.Keys[:0]
-	out.Status, out.Final = engine.Ongoing, nil
+	out.Moves, out.Keys, out.Rulings = out.Moves[:0], out.Keys[:0], out.Rulings[:0]
+	out.Status, out.Final, out.Termination, out.Mismatch = engine.Ongoing, nil, engine.Ruling{}, ""
 	src := rec.Source
 	g := rec.Game
 	if r.Game != engine.UnknownGame {
@@ -86,8 +124,16 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	}
 	out.Notation = n
 	bp, _ := pos.(byteParser)
+	ref := NewReferee(pos, r.Rules)
 	out.Keys = append(out.Keys, pos.Key())
 	for i := range rec.Moves {
+		if last := ref.Last(); last.Ends() {
+			e := newError(src, fmt.Errorf("%w: %s at ply %d", ErrAfterEnd, last.StatusName(), last.Ply))
+			e.Ply, e.Move = i+1, string(rec.MoveText(i))
+			e.Line, e.Offset = int(rec.Moves[i].Line), rec.Moves[i].Offset
+			out.finish(ref)
+			return e
+		}
 		tok := rec.MoveText(i)
 		var m engine.Move
 		if bp != nil {
@@ -105,12 +151,46 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 			}
 			return e
 		}
-		pos.Make(m)
+		ref.Play(m)
 		out.Moves = append(out.Moves, m)
 		out.Keys = append(out.Keys, pos.Key())
 	}
-	out.Status = pos.Status()
+	out.finish(ref)
+	if out.Mismatch = mismatch(out.Termination, out.Result); out.Mismatch != "" && r.StrictResults {
+		e := newError(src, fmt.Errorf("%w: %s", ErrResultMismatch, out.Mismatch))
+		e.Ply = out.Termination.Ply
+		return e
+	}
 	return nil
+}
+
+// finish takes the referee's findings.
+func (g *Game) finish(ref Referee) {
+	g.Rulings = append(g.Rulings, ref.Rulings()...)
+	if last := ref.Last(); last.Decided() {
+		g.Termination = last
+	}
+	if last := ref.Last(); last.Ends() {
+		g.Status = last.Status
+	}
+}
+
+// mismatch says how a recorded result contradicts a game's termination,
+// or "". Mates, stalemates and the automatic draws (fivefold, 75 moves,
+// dead material) admit one result; a decisive ruling (perpetual check or
+// chase) contradicts a draw or the other side's win. A claimable draw
+// (threefold, fifty moves, Xiangqi repetition or move limit) does not
+// contradict a decisive result: the players may not have claimed it. An
+// unknown result ("*") contradicts nothing.
+func mismatch(term engine.Ruling, res engine.Result) string {
+	if !term.Decided() || res == engine.NoResult || term.Result == res {
+		return ""
+	}
+	switch term.Status {
+	case engine.Repetition, engine.MoveLimit, engine.FiftyMoves:
+		return ""
+	}
+	return fmt.Sprintf("the record says %s but ends in %s (%s) at ply %d", res, term.StatusName(), term.Result, term.Ply)
 }
 
 // resultOf reads the Result tag, falling back on the movetext marker.

@@ -33,8 +33,11 @@ replays every game move by move, and sorts them:
               comment saying why
   --report    one JSON line per rejected or duplicate game:
               {"file","game","offset","line","ply","move","kind","reason"}
-              kind: parse, illegal, ambiguous, bad_fen, empty, duplicate
-              (duplicates also carry "duplicate_of")
+              kind: parse, illegal, ambiguous, bad_fen, empty, after_end
+              (moves after mate or stalemate), duplicate (with
+              "duplicate_of"), result_mismatch (the Result tag contradicts
+              a mate, stalemate, automatic draw or decisive ruling at the
+              last ply; the game is kept unless --strict-results)
 
 The summary counts games = valid + rejected + duplicates (empty games are
 rejected games, also counted apart). Output order is input order whatever
@@ -43,7 +46,7 @@ says so) unless --strict.
 
 Example:
    xqdb clean --out good.pgn --rejects bad.pgn --report report.jsonl archive/`,
-	Flags: []cli.Flag{
+	Flags: append([]cli.Flag{
 		&cli.StringFlag{Name: "game", Aliases: []string{"g"}, Value: "auto", Usage: "auto, xiangqi or chess"},
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write valid games here (PGN)"},
 		&cli.StringFlag{Name: "rejects", Usage: "write rejected records here, verbatim"},
@@ -53,8 +56,9 @@ Example:
 		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "read moves in this notation, and write --out in it"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
 		&cli.BoolFlag{Name: "strict", Usage: "exit 1 when any game was rejected"},
+		strictResultsFlag,
 		jsonFlag,
-	},
+	}, rulesFlags...),
 	Action: runClean,
 }
 
@@ -68,6 +72,8 @@ type cleanSummary struct {
 	Empty      int     `json:"empty"`
 	Plies      int     `json:"plies"`
 	Seconds    float64 `json:"seconds"`
+	// Mismatches counts kept games whose Result tag contradicts their end.
+	Mismatches int `json:"result_mismatches"`
 }
 
 // reportLine is one line of --report.
@@ -163,7 +169,12 @@ func runClean(c *cli.Context) error {
 		rep = newReportWriter(repF)
 	}
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "clean")
-	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: n}, progress: progress}
+	rules, err := readRules(c)
+	if err != nil {
+		return err
+	}
+	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress,
+		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results")}}
 	if out != nil {
 		p.work = func(it *item) { // format valid games on the workers
 			if it.hasRec && it.err == nil {
@@ -211,6 +222,10 @@ func runClean(c *cli.Context) error {
 		if out != nil {
 			out.WriteRaw(it.out.Bytes())
 		}
+		if it.game.Mismatch != "" {
+			sum.Mismatches++
+			return report(mismatchLine(it))
+		}
 		return nil
 	})
 	finish()
@@ -233,8 +248,8 @@ func runClean(c *cli.Context) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(c.App.Writer, "files %d, games %d: %d valid, %d rejected (%d empty), %d duplicates; %d plies in %.1fs\n",
-			sum.Files, sum.Games, sum.Valid, sum.Rejected, sum.Empty, sum.Duplicates, sum.Plies, sum.Seconds)
+		fmt.Fprintf(c.App.Writer, "files %d, games %d: %d valid, %d rejected (%d empty), %d duplicates, %d result mismatches; %d plies in %.1fs\n",
+			sum.Files, sum.Games, sum.Valid, sum.Rejected, sum.Empty, sum.Duplicates, sum.Mismatches, sum.Plies, sum.Seconds)
 	}
 	if c.Bool("strict") && sum.Rejected > 0 {
 		return cli.Exit(fmt.Sprintf("%d games rejected (--strict)", sum.Rejected), exitFailure)
@@ -252,6 +267,17 @@ func (l reportLine) String() string {
 		s += fmt.Sprintf(": ply %d %q", l.Ply, l.Move)
 	}
 	return s + ": " + l.Kind + ": " + l.Reason
+}
+
+// mismatchLine reports a kept game whose Result tag contradicts its end.
+func mismatchLine(it *item) reportLine {
+	src, t := it.rec.Source, it.game.Termination
+	l := reportLine{File: src.File, Game: src.Game, Offset: src.Offset, Line: src.Line, Ply: t.Ply,
+		Kind: "result_mismatch", Reason: it.game.Mismatch}
+	if t.Ply > 0 && t.Ply <= len(it.rec.Moves) {
+		l.Move = string(it.rec.MoveText(t.Ply - 1))
+	}
+	return l
 }
 
 // rejectLine describes why an item was rejected.

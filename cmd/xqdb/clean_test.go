@@ -45,15 +45,24 @@ func TestCleanSortsGamesAndReports(t *testing.T) {
 	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
 		t.Fatal(err)
 	}
-	// CCPD: one empty record and the illegal 士６進５; pgnmentor: Gelfand's Qxe1.
-	want := cleanSummary{Files: 2, Games: 4426, Valid: 4423, Rejected: 3, Empty: 1}
+	// CCPD: one empty record and the illegal 士６進５; pgnmentor: Gelfand's
+	// Qxe1. Three CCPD games recorded as draws end in a perpetual chase (2)
+	// or a mate (1): kept, and reported.
+	want := cleanSummary{Files: 2, Games: 4426, Valid: 4423, Rejected: 3, Empty: 1, Mismatches: 3}
 	sum.Plies, sum.Seconds = 0, 0
 	if sum != want {
 		t.Fatalf("summary %+v, want %+v", sum, want)
 	}
-	lines := readReport(t, rep)
-	if len(lines) != 3 {
-		t.Fatalf("%d report lines, want 3", len(lines))
+	var lines []reportLine
+	kinds := map[string]int{}
+	for _, l := range readReport(t, rep) {
+		kinds[l.Kind]++
+		if l.Kind != "result_mismatch" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 3 || kinds["result_mismatch"] != 3 {
+		t.Fatalf("report kinds %v, want 3 rejections and 3 result mismatches", kinds)
 	}
 	ill := lines[1]
 	if ill.Kind != "illegal" || ill.Ply != 70 || ill.Move != "士６進５" || ill.Game != 3001 || ill.Line == 0 || ill.Offset == 0 {
@@ -68,7 +77,7 @@ func TestCleanSortsGamesAndReports(t *testing.T) {
 	}
 	// The kept games read back as valid: cleaning the output rejects nothing.
 	code, stdout, _ = runCLI(t, "clean", "--json", out)
-	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || code != exitOK || sum.Valid != 4423 || sum.Rejected != 0 {
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || code != exitOK || sum.Valid != 4423 || sum.Rejected != 0 || sum.Mismatches != 3 {
 		t.Fatalf("re-clean of the output: %+v (exit %d)", sum, code)
 	}
 }
@@ -143,5 +152,24 @@ func TestConvertToWXF(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "convert", in); code != exitUsage {
 		t.Fatalf("convert without -o: exit %d, want 2", code)
+	}
+}
+
+func TestCleanStrictResultsRejectsMismatches(t *testing.T) {
+	rep := filepath.Join(t.TempDir(), "r.jsonl")
+	code, stdout, _ := runCLI(t, "clean", "--strict-results", "--report", rep, "--json", fixture("ccpd-masters-3001.pgn.gz"))
+	var sum cleanSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || code != exitOK || sum.Rejected != 5 || sum.Mismatches != 0 {
+		t.Fatalf("--strict-results: %+v", sum)
+	}
+	// Under the asian profile the same chases are caught at the third
+	// repetition: still mismatches, possibly more.
+	code, stdout, _ = runCLI(t, "clean", "--rules", "asian", "--json", fixture("ccpd-masters-3001.pgn.gz"))
+	_ = json.Unmarshal([]byte(stdout), &sum)
+	if code != exitOK || sum.Mismatches < 3 {
+		t.Fatalf("--rules asian: %+v", sum)
+	}
+	if code, _, _ := runCLI(t, "clean", "--rules", "fide", fixture("ccpd-masters-3001.pgn.gz")); code != exitUsage {
+		t.Fatalf("--rules fide: exit %d, want 2", code)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"math/rand/v2"
 	"os"
@@ -231,4 +232,23 @@ func countQuery(t *testing.T, db, q string) int {
 	var gl gamesJSON
 	_ = json.Unmarshal([]byte(out), &gl)
 	return gl.Total
+}
+
+func TestTerminationIsStoredAndQueryable(t *testing.T) {
+	db := ccpdDB(t)
+	n := countQuery(t, db, "termination:checkmate")
+	chases := countQuery(t, db, "ruling:perpetual_chase")
+	if n == 0 || chases == 0 {
+		t.Fatalf("termination:checkmate finds %d games, ruling:perpetual_chase %d", n, chases)
+	}
+	code, out, _ := runCLI(t, "games", "--db", db, "--query", "termination:checkmate", "--limit", "1", "--json")
+	var gl gamesJSON
+	_ = json.Unmarshal([]byte(out), &gl)
+	if code != exitOK || gl.Games[0].Termination != "checkmate" {
+		t.Fatalf("games JSON: %+v", gl)
+	}
+	code, out, _ = runCLI(t, "show", "--db", db, fmt.Sprint(gl.Games[0].ID))
+	if code != exitOK || !strings.Contains(out, `[Termination "checkmate"]`) || !strings.Contains(out, "{xqdb: checkmate") {
+		t.Fatalf("show of a mated game lacks its termination:\n%s", out)
+	}
 }

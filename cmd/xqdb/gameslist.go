@@ -51,6 +51,9 @@ type gameLineJSON struct {
 	Result  string `json:"result"`
 	Ply     int    `json:"ply"`
 	Opening string `json:"opening"`
+	// Termination is how the record ends by the rules ("checkmate",
+	// "perpetual_chase", …; "ongoing" when no rule decides it).
+	Termination string `json:"termination"`
 }
 
 func runGames(c *cli.Context) error {
@@ -123,5 +126,6 @@ func gameLine(row query.GameRow) gameLineJSON {
 		opening = r.Tag("ECCO")
 	}
 	return gameLineJSON{ID: r.ID, Game: r.Game.String(), White: white, Black: r.Tag("Black"), Event: r.Tag("Event"),
-		Date: index.FormatDate(row.Attrs.Date), Result: r.Result.String(), Ply: row.Ply, Opening: opening}
+		Date: index.FormatDate(row.Attrs.Date), Result: r.Result.String(), Ply: row.Ply, Opening: opening,
+		Termination: engine.Ruling{Game: r.Game, Status: r.Termination}.StatusName()}
 }

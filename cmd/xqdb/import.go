@@ -32,15 +32,16 @@ uninterrupted import.
 
 Example:
    xqdb import --report rejects.jsonl games/`,
-	Flags: []cli.Flag{
+	Flags: append([]cli.Flag{
 		dbFlag,
 		&cli.StringFlag{Name: "game", Aliases: []string{"g"}, Value: "auto", Usage: "auto, xiangqi or chess"},
 		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "read moves in this notation"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
 		&cli.StringFlag{Name: "report", Usage: "write a JSON line per rejected or duplicate game here"},
 		&cli.IntFlag{Name: "run-games", Value: 50_000, Usage: "games buffered before each write (memory vs speed)"},
+		strictResultsFlag,
 		jsonFlag,
-	},
+	}, rulesFlags...),
 	Action: runImport,
 }
 
@@ -52,6 +53,7 @@ type importSummary struct {
 	Rejected   int     `json:"rejected"`
 	Positions  int     `json:"positions"`
 	Seconds    float64 `json:"seconds"`
+	Mismatches int     `json:"result_mismatches"`
 }
 
 func runImport(c *cli.Context) error {
@@ -85,7 +87,12 @@ func runImport(c *cli.Context) error {
 		return err
 	}
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "import")
-	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: n}, progress: progress,
+	rules, err := readRules(c)
+	if err != nil {
+		return err
+	}
+	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress,
+		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results")},
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {
 				it.prepared, it.err = index.Prepare(indexGame(&it.rec, &it.game))
@@ -110,6 +117,10 @@ func runImport(c *cli.Context) error {
 		}
 		sum.Added++
 		sum.Positions += it.prepared.Positions()
+		if it.game.Mismatch != "" {
+			sum.Mismatches++
+			return rep.write(mismatchLine(it))
+		}
 		return nil
 	})
 	finish()
@@ -139,8 +150,9 @@ func indexGame(rec *importer.Record, g *replay.Game) *index.Game {
 	}
 	return &index.Game{
 		Record: index.Record{
-			Game: g.Game, StartFEN: g.StartFEN, Moves: g.Moves, Result: g.Result, Termination: g.Status, Tags: tags,
-			Source: index.Source{File: rec.Source.File, Index: rec.Source.Game, Offset: rec.Source.Offset},
+			Game: g.Game, StartFEN: g.StartFEN, Moves: g.Moves, Result: g.Result, Termination: g.Termination.Status, Tags: tags,
+			Rulings: g.Rulings,
+			Source:  index.Source{File: rec.Source.File, Index: rec.Source.Game, Offset: rec.Source.Offset},
 		},
 		Keys: g.Keys,
 	}

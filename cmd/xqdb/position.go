@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/replay"
 )
 
 var positionCommand = &cli.Command{
@@ -18,16 +19,22 @@ the result. Moves may be written in any notation xqdb reads (ICCS h2e2, WXF
 C2.5, Chinese 炮二平五, Vietnamese P2-5; SAN or UCI for chess); --notation
 forces one where tokens are ambiguous (WXF and Vietnamese share letters).
 
+A referee follows the moves: status and result are those of the first
+decided end met (mate, stalemate, or a ruling: perpetual check or chase,
+repetition, move limit, dead material; in chess also threefold, fifty and
+seventy-five moves, fivefold), with end_ply its ply, else of the final
+position (end_ply 0). --rules picks the Xiangqi profile.
+
 Example:
    xqdb position --moves "h2e2 h9g7" --json
    xqdb position --moves "炮二平五 馬８進７ 馬二進三"`,
-	Flags: []cli.Flag{
+	Flags: append([]cli.Flag{
 		gameFlag,
 		&cli.StringFlag{Name: "fen", Usage: "start from this position (default: the standard start)"},
 		&cli.StringFlag{Name: "moves", Aliases: []string{"m"}, Usage: "moves to play, space-separated"},
 		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of --moves: auto, iccs, wxf, chinese, vietnamese, san, uci"},
 		jsonFlag,
-	},
+	}, rulesFlags...),
 	Action: runPosition,
 }
 
@@ -38,6 +45,8 @@ type positionResult struct {
 	Side       string              `json:"side"`
 	InCheck    bool                `json:"in_check"`
 	Status     string              `json:"status"`
+	Result     string              `json:"result"`
+	EndPly     int                 `json:"end_ply"`
 	LegalMoves []map[string]string `json:"legal_moves"`
 }
 
@@ -63,19 +72,36 @@ func runPosition(c *cli.Context) error {
 	if n != engine.Auto && n.Game() != g {
 		return usagef("--notation %v is not a %v notation", n, g)
 	}
+	rules, err := readRules(c)
+	if err != nil {
+		return err
+	}
 	p, err := newPosition(g, c.String("fen"))
 	if err != nil {
 		return err
 	}
-	if err := playMoves(p, c.String("moves"), n); err != nil {
-		return err
+	ref := replay.NewReferee(p, rules)
+	end := ref.Last()
+	for i, tok := range strings.Fields(c.String("moves")) {
+		m, err := p.ParseMove(tok, n)
+		if err != nil {
+			return fmt.Errorf("move %d %q: %w", i+1, tok, err)
+		}
+		if r := ref.Play(m); r.Decided() && !end.Decided() {
+			end = r
+		}
+	}
+	if !end.Decided() {
+		end = engine.Ruling{Game: g} // ongoing, end_ply 0
 	}
 	res := positionResult{
 		FEN:        p.FEN(),
 		Key:        fmt.Sprintf("%016x", p.Key()),
 		Side:       p.SideToMove().Name(g),
 		InCheck:    p.InCheck(),
-		Status:     p.Status().String(),
+		Status:     end.StatusName(),
+		Result:     end.Result.String(),
+		EndPly:     end.Ply,
 		LegalMoves: []map[string]string{},
 	}
 	for _, m := range p.AppendLegalMoves(nil) {
@@ -89,8 +115,14 @@ func runPosition(c *cli.Context) error {
 		return writeJSON(c.App.Writer, res)
 	}
 	w := c.App.Writer
-	fmt.Fprintf(w, "fen       %s\nkey       %s\nside      %s\nin check  %v\nstatus    %s\nmoves     %d\n",
-		res.FEN, res.Key, res.Side, res.InCheck, res.Status, len(res.LegalMoves))
+	fmt.Fprintf(w, "fen       %s\nkey       %s\nside      %s\nin check  %v\nstatus    %s %s", res.FEN, res.Key, res.Side, res.InCheck, res.Status, res.Result)
+	if res.EndPly > 0 {
+		fmt.Fprintf(w, " at ply %d", res.EndPly)
+	}
+	if end.Detail != "" {
+		fmt.Fprintf(w, " (%s)", end.Detail)
+	}
+	fmt.Fprintf(w, "\nmoves     %d\n", len(res.LegalMoves))
 	for _, row := range res.LegalMoves {
 		var parts []string
 		for _, f := range moveNotations[g] {

@@ -67,3 +67,32 @@ func TestPositionChess(t *testing.T) {
 		t.Fatalf("start position JSON lacks Nf3/g1f3 or the Polyglot start key: %s", out)
 	}
 }
+
+func TestPositionReportsFirstDecidedEnd(t *testing.T) {
+	fen := "2bakabnr/9/r1n1c4/2p1p1p1p/PP7/9/4P1P1P/2C3NC1/9/1NBAKAB1R w - - 0 1"
+	moves := "c2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2 b7a7 b2a2 a7b7 a2b2"
+	for _, tc := range []struct {
+		rules, moves, status, result string
+		endPly                       int
+	}{
+		{"asian", moves, "perpetual_chase", "0-1", 9}, // RULES X13: the 3rd occurrence
+		{"vn", moves[:44], "ongoing", "*", 0},         // 5 chasing moves: within the allowance
+		{"vn", moves, "perpetual_chase", "0-1", 11},   // the 6th chasing move by one piece
+	} {
+		code, out, stderr := runCLI(t, "position", "--fen", fen, "--moves", tc.moves, "--rules", tc.rules, "--json")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		var res positionResult
+		_ = json.Unmarshal([]byte(out), &res)
+		if res.Status != tc.status || res.Result != tc.result || res.EndPly != tc.endPly {
+			t.Errorf("--rules %s: %s %s at %d, want %s %s at %d", tc.rules, res.Status, res.Result, res.EndPly, tc.status, tc.result, tc.endPly)
+		}
+	}
+	code, out, _ := runCLI(t, "position", "--game", "chess", "--moves", "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8", "--json")
+	var res positionResult
+	_ = json.Unmarshal([]byte(out), &res)
+	if code != exitOK || res.Status != "threefold" || res.Result != "1/2-1/2" || res.EndPly != 8 {
+		t.Errorf("chess repetition: %s %s at %d", res.Status, res.Result, res.EndPly)
+	}
+}

@@ -96,7 +96,7 @@ func writeStored(w *pgn.Writer, r *index.Record, n engine.Notation) {
 	}
 	add("Result", r.Result.String())
 	if r.Termination != engine.Ongoing {
-		add("Termination", r.Termination.String())
+		add("Termination", engine.Ruling{Game: r.Game, Status: r.Termination}.StatusName())
 	}
 	add("XqdbSource", fmt.Sprintf("%s#%d", r.Source.File, r.Source.Index))
 	w.WriteTags(tags)
@@ -116,8 +116,22 @@ func writeStored(w *pgn.Writer, r *index.Record, n engine.Notation) {
 		}
 		w.Word(pos.FormatMove(m, n))
 		pos.Make(m)
+		for _, ru := range r.Rulings {
+			if ru.Ply == i+1 {
+				w.Comment("xqdb: " + rulingText(ru))
+			}
+		}
 	}
 	w.EndGame(r.Result.String())
+}
+
+// rulingText describes a stored ruling in a game's movetext.
+func rulingText(ru engine.Ruling) string {
+	s := ru.StatusName() + " " + ru.Result.String()
+	if ru.Result == engine.FirstWins || ru.Result == engine.SecondWins {
+		s += " (" + ru.Side.Name(ru.Game) + " loses)"
+	}
+	return s
 }
 
 func lower(s string) string {

@@ -24,5 +24,8 @@
 //	perft.go      Perft and Divide
 //	mirror.go     left-right mirror of positions and moves
 //	iccs.go       ICCS coordinates (h2e2, H2-E2)
-//	notation*.go  WXF, Chinese, Vietnamese and notation detection
+//	notation*.go  WXF, Chinese, Vietnamese; detect.go: notation detection
+//	referee*.go   game-end adjudication over a game's history (X12–X16)
+//	chase.go      X13 what a chase is (seed 000 "đuổi quân")
+//	material.go   X16 insufficient material
 package xiangqi

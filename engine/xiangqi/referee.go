@@ -123,39 +123,8 @@ func (r Rules) moveLimit() int {
 	return r.MoveLimit
 }
 
-// Ruling is what the referee finds at one ply.
-type Ruling struct {
-	// Ply is the number of moves played since the referee started (1 for
-	// the first move; 0 is the starting position).
-	Ply int
-	// Status is engine.Ongoing when nothing ends or is ruled at this ply.
-	Status engine.Status
-	// Result is the score the ruling gives (engine.NoResult when Ongoing).
-	Result engine.Result
-	// Side is the loser: the side mated or stalemated, or the perpetual
-	// checker or chaser. It means nothing for draws.
-	Side engine.Color
-	// Detail says in words why, for reports.
-	Detail string
-}
-
-// Decided reports whether the ruling ends or decides the game.
-func (r Ruling) Decided() bool { return r.Status != engine.Ongoing }
-
-// String writes the ruling for logs: "ply 23: 0-1 perpetual_chase (red): …".
-func (r Ruling) String() string {
-	if !r.Decided() {
-		return fmt.Sprintf("ply %d: ongoing", r.Ply)
-	}
-	s := fmt.Sprintf("ply %d: %s %s", r.Ply, r.Result, r.Status)
-	if r.Result == engine.FirstWins || r.Result == engine.SecondWins {
-		s += " (" + r.Side.Name(engine.Xiangqi) + ")"
-	}
-	if r.Detail != "" {
-		s += ": " + r.Detail
-	}
-	return s
-}
+// Ruling is what the referee finds at one ply (shared with chess).
+type Ruling = engine.Ruling
 
 // Referee follows one game ply by ply and rules on it (RULES X12–X16).
 // It is not safe for concurrent use.
@@ -188,7 +157,7 @@ type Referee struct {
 // starting position is judged at once (Last: mate, stalemate or dead
 // material at ply 0).
 func NewReferee(p *Position, rules Rules) *Referee {
-	r := &Referee{pos: p, rules: rules, rd: rules.readings(), start: p.Ply()}
+	r := &Referee{pos: p, rules: rules, rd: rules.readings(), start: p.Ply(), last: Ruling{Game: engine.Xiangqi}}
 	for i := len(p.hist) - min(int(p.halfmove), len(p.hist)); i < len(p.hist); i++ {
 		r.markSeen(p.hist[i].key)
 	}
@@ -231,7 +200,7 @@ func (r *Referee) Play(m engine.Move) Ruling {
 	}
 	inCheck := p.checkedBy(m)
 	r.limit.update(r, mover, capture, inCheck)
-	r.last = Ruling{Ply: p.Ply() - r.start}
+	r.last = Ruling{Game: engine.Xiangqi, Ply: p.Ply() - r.start}
 	r.judge(inCheck)
 	return r.last
 }
