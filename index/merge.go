@@ -60,6 +60,7 @@ func (s *Store) mergeRuns() error {
 	if err := s.updateManifest(func(m *manifest) { m.LiveRuns = []uint32{run} }); err != nil {
 		return err
 	}
+	// The deleted runs leave the disk when Close compacts level 0.
 	return s.cleanPending()
 }
 

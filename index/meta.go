@@ -18,10 +18,11 @@ import (
 	"github.com/xqdb/xqdb/engine"
 )
 
-// Metadata fields (DESIGN "Metadata"). Names and events are analysed
-// with the standard analyzer (lower-cased words, CJK split per character)
-// and keep term positions so phrases match (black:"Lü Qin", a Chinese
-// name); other text keeps no positions; code-like fields are single
+// Metadata fields (DESIGN "Metadata"). Text is analysed with the standard
+// analyzer (lower-cased words, CJK split per character). Player names keep
+// term positions so phrases match exactly (black:"Lü Qin", a Chinese
+// name); other text keeps none (they cost a fifth of the index), and a
+// phrase there means all of its words. Code-like fields are single
 // keywords.
 //
 // Numbers (date as yyyymmdd with unknown parts 0, plies, Elo ratings) are
@@ -30,7 +31,7 @@ import (
 // precision step, which measured twice the index size for the same
 // queries.
 var (
-	phraseFields  = []string{"white", "red", "black", "event"}
+	phraseFields  = []string{"white", "red", "black"}
 	keywordFields = []string{"game", "round", "result", "opening", "termination", "ruling", "source", "year", "month"}
 	// paddedFields are numbers stored as keywords of a fixed width.
 	paddedFields = map[string]int{"date": 8, "plies": 4, "whiteelo": 4, "blackelo": 4, "redelo": 4}

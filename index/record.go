@@ -68,7 +68,7 @@ func equalFold(a, b string) bool {
 }
 
 // recordVersion is the first byte of every record.
-const recordVersion = 1
+const recordVersion = 2
 
 // ErrCorruptRecord is returned when a stored game record cannot be decoded.
 var ErrCorruptRecord = errors.New("index: corrupt game record")

@@ -3,7 +3,9 @@ package index
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/search/query"
@@ -66,28 +68,41 @@ func ValidateQuery(q string) error {
 
 // parseQuery parses a Bleve query string, after rewriting date
 // comparisons, and turns numeric queries on the padded keyword fields into
-// term ranges and padded terms.
+// term ranges and padded terms. An empty query (or "*") matches every game.
 func parseQuery(q string) (query.Query, error) {
+	if t := strings.TrimSpace(q); t == "" || t == "*" {
+		return query.NewMatchAllQuery(), nil
+	}
 	parsed, err := query.NewQueryStringQuery(rewriteQuery(q)).Parse()
 	if err != nil {
 		return nil, fmt.Errorf("index: bad query %q: %w", q, err)
 	}
-	return padNumbers(parsed), nil
+	return adapt(parsed), nil
 }
 
-func padNumbers(q query.Query) query.Query {
+// adapt fits a parsed query to how fields are indexed: numeric queries on
+// padded keyword fields become term ranges and padded terms, and a phrase
+// on a field indexed without positions becomes "all these words".
+func adapt(q query.Query) query.Query {
 	switch x := q.(type) {
 	case *query.BooleanQuery:
-		x.Must = padNumbers(x.Must)
-		x.Should = padNumbers(x.Should)
-		x.MustNot = padNumbers(x.MustNot)
+		x.Must = adapt(x.Must)
+		x.Should = adapt(x.Should)
+		x.MustNot = adapt(x.MustNot)
 	case *query.ConjunctionQuery:
 		for i := range x.Conjuncts {
-			x.Conjuncts[i] = padNumbers(x.Conjuncts[i])
+			x.Conjuncts[i] = adapt(x.Conjuncts[i])
 		}
 	case *query.DisjunctionQuery:
 		for i := range x.Disjuncts {
-			x.Disjuncts[i] = padNumbers(x.Disjuncts[i])
+			x.Disjuncts[i] = adapt(x.Disjuncts[i])
+		}
+	case *query.MatchPhraseQuery:
+		if x.FieldVal != "" && !slices.Contains(phraseFields, x.FieldVal) {
+			m := query.NewMatchQuery(x.MatchPhrase)
+			m.SetField(x.FieldVal)
+			m.SetOperator(query.MatchQueryOperatorAnd)
+			return m
 		}
 	case *query.NumericRangeQuery:
 		width, ok := paddedFields[x.FieldVal]

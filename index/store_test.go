@@ -1,7 +1,10 @@
 package index
 
 import (
+	"errors"
 	"testing"
+
+	"github.com/dgraph-io/badger/v4"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
@@ -146,7 +149,12 @@ func TestSearchMetadata(t *testing.T) {
 		{`result:1-0`, 3},
 		{`game:xiangqi`, 3},
 		{`event:national`, 1},
+		{`event:"National Championship"`, 1}, // no positions on event: all the words
+		{`event:"Championship National"`, 1},
+		{`event:"National Cup"`, 0},
 		{`plies:1`, 3},
+		{``, 3},
+		{`*`, 3},
 		{`date:1995`, 1},
 		{`date:1995-05`, 1},
 		{`date:1995.05.01`, 1},
@@ -204,5 +212,20 @@ func TestPositionCountsEachGameOnce(t *testing.T) {
 	}
 	if totalGames(st.Moves) != 2 || len(st.Games) != 2 {
 		t.Fatalf("start position: %d games in tree, %d listed; want 2", totalGames(st.Moves), len(st.Games))
+	}
+}
+
+func TestOpenRefusesOtherSchema(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(versionKey, []byte{SchemaVersion + 1}) }); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if _, err := Open(dir, Options{}); !errors.Is(err, ErrSchemaMismatch) {
+		t.Fatalf("open of a newer store: %v, want ErrSchemaMismatch", err)
 	}
 }

@@ -65,11 +65,7 @@ func Games(s *index.Store, req ListRequest) (*GameList, error) {
 		}
 		hits = uniqueGames(hits)
 	} else {
-		q := req.Query
-		if q == "" {
-			q = "*"
-		}
-		ids, err := s.Search(q, nil)
+		ids, err := s.Search(req.Query, nil)
 		if err != nil {
 			return nil, err
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -144,9 +145,14 @@ func runImport(c *cli.Context) error {
 
 // indexGame turns a replayed record into what the index stores.
 func indexGame(rec *importer.Record, g *replay.Game) *index.Game {
-	tags := make([]index.Tag, len(rec.Tags))
-	for i, t := range rec.Tags {
-		tags[i] = index.Tag{Name: t.Name, Value: t.Value}
+	tags := make([]index.Tag, 0, len(rec.Tags))
+	for _, t := range rec.Tags {
+		// The set-up is stored as the start position (and written back
+		// from it on export), not as a tag.
+		if strings.EqualFold(t.Name, "FEN") || strings.EqualFold(t.Name, "SetUp") {
+			continue
+		}
+		tags = append(tags, index.Tag{Name: t.Name, Value: t.Value})
 	}
 	return &index.Game{
 		Record: index.Record{

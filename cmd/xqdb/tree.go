@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
+	"os"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -81,6 +84,7 @@ Example:
    xqdb tree --game chess --moves "e4 c5" --query 'white:carlsen'`,
 	Flags: append(append([]cli.Flag{dbFlag}, positionFlags...),
 		&cli.IntFlag{Name: "limit", Value: 0, Usage: "show at most this many moves (0: all)"},
+		&cli.StringFlag{Name: "batch", Usage: "answer every position of FILE (a FEN a line, optionally after 'xiangqi' or 'chess' and a tab) as JSON lines with the time taken"},
 		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the move column (and of --moves)"},
 		jsonFlag),
 	Action: runTree,
@@ -114,6 +118,9 @@ func runTree(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.IsSet("batch") {
+		return runTreeBatch(c, g)
+	}
 	n, err := displayNotation(c, g)
 	if err != nil {
 		return err
@@ -136,15 +143,7 @@ func runTree(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	out := treeJSON{FEN: pos.FEN(), Key: fmt.Sprintf("%016x", t.Key), Games: t.Games, White: t.FirstWins, Draws: t.Draws,
-		Black: t.SecondWins, EndedHere: t.EndedHere, Moves: []treeMoveJSON{}}
-	for i, m := range t.Moves {
-		if l := c.Int("limit"); l > 0 && i >= l {
-			break
-		}
-		out.Moves = append(out.Moves, treeMoveJSON{UCI: pos.FormatMove(m.Move, engine.Coordinate(g)), Move: pos.FormatMove(m.Move, n),
-			Games: m.Games, White: m.FirstWins, Draws: m.Draws, Black: m.SecondWins, AvgRating: m.AvgRating, LastDate: index.FormatDate(m.LastDate)})
-	}
+	out := treeOutput(pos, t, n, c.Int("limit"))
 	if c.Bool("json") {
 		return writeJSON(c.App.Writer, out)
 	}
@@ -163,6 +162,76 @@ func runTree(c *cli.Context) error {
 		fmt.Fprintf(w, "%-8s %-10s %7d %7s %7s %7s %6s  %s\n", m.Move, m.UCI, m.Games, pct(m.White, m.Games), pct(m.Draws, m.Games), pct(m.Black, m.Games), rating, m.LastDate)
 	}
 	return nil
+}
+
+// treeOutput renders a tree for output.
+func treeOutput(pos engine.Position, t *query.Tree, n engine.Notation, limit int) treeJSON {
+	g := pos.Game()
+	out := treeJSON{FEN: pos.FEN(), Key: fmt.Sprintf("%016x", t.Key), Games: t.Games, White: t.FirstWins, Draws: t.Draws,
+		Black: t.SecondWins, EndedHere: t.EndedHere, Moves: []treeMoveJSON{}}
+	for i, m := range t.Moves {
+		if limit > 0 && i >= limit {
+			break
+		}
+		out.Moves = append(out.Moves, treeMoveJSON{UCI: pos.FormatMove(m.Move, engine.Coordinate(g)), Move: pos.FormatMove(m.Move, n),
+			Games: m.Games, White: m.FirstWins, Draws: m.Draws, Black: m.SecondWins, AvgRating: m.AvgRating, LastDate: index.FormatDate(m.LastDate)})
+	}
+	return out
+}
+
+// batchLine is one answer of tree --batch.
+type batchLine struct {
+	treeJSON
+	Micros int64  `json:"micros"`
+	Error  string `json:"error,omitempty"`
+}
+
+// runTreeBatch answers many positions in one process, timing each query
+// (what bench/query.sh measures: the latency of a warm store).
+func runTreeBatch(c *cli.Context, g engine.Game) error {
+	f, err := os.Open(c.String("batch"))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	s, err := openStore(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	opt := query.Options{Mirror: c.Bool("mirror"), Query: c.String("query")}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<16), 1<<20)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		lg, fen := g, line
+		if name, rest, ok := strings.Cut(line, "\t"); ok {
+			if lg, err = engine.ParseGame(name); err != nil {
+				return usageError{err}
+			}
+			fen = rest
+		}
+		var out batchLine
+		pos, err := newPosition(lg, fen)
+		if err == nil {
+			start := time.Now()
+			var t *query.Tree
+			if t, err = query.BuildTree(s, pos, opt); err == nil {
+				out.Micros = time.Since(start).Microseconds()
+				out.treeJSON = treeOutput(pos, t, engine.Display(lg), c.Int("limit"))
+			}
+		}
+		if err != nil {
+			out.FEN, out.Error = fen, err.Error()
+		}
+		if err := writeJSON(c.App.Writer, out); err != nil {
+			return err
+		}
+	}
+	return sc.Err()
 }
 
 func pct(n, of int) string {
