@@ -42,8 +42,8 @@ func TestAttrsRoundTrip(t *testing.T) {
 func TestStatsRoundTripAndMerge(t *testing.T) {
 	v := &statsValue{}
 	s1, s2 := v.slot(100), v.slot(EndSlot)
-	v.Moves[s1].add(MoveStats{Games: 2, FirstWins: 1, Draws: 1, RatingSum: 5000, Rated: 2, LastDate: 19900101})
-	v.Moves[s2].add(MoveStats{Games: 1, SecondWins: 1})
+	v.Moves[s1].Add(MoveStats{Games: 2, FirstWins: 1, Draws: 1, RatingSum: 5000, Rated: 2, LastDate: 19900101})
+	v.Moves[s2].Add(MoveStats{Games: 1, SecondWins: 1})
 	v.Games = []Posting{{3, s1}, {9, s2}, {12, s1}}
 	got, err := decodeStats(encodeStats(nil, v))
 	if err != nil {

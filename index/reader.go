@@ -195,7 +195,7 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 func mergeStatsMoves(res *PositionStats, m MoveStats) {
 	for i := range res.Moves {
 		if res.Moves[i].Code == m.Code {
-			res.Moves[i].add(m)
+			res.Moves[i].Add(m)
 			return
 		}
 	}

@@ -22,7 +22,8 @@ type MoveStats struct {
 	LastDate   uint32 // yyyymmdd (0 unknown)
 }
 
-func (m *MoveStats) add(o MoveStats) {
+// Add folds o's games into m.
+func (m *MoveStats) Add(o MoveStats) {
 	m.Games += o.Games
 	m.FirstWins += o.FirstWins
 	m.Draws += o.Draws
@@ -125,7 +126,7 @@ func mergeStats(v, o *statsValue) {
 	remap := make([]uint16, len(o.Moves))
 	for i, m := range o.Moves {
 		s := v.slot(m.Code)
-		v.Moves[s].add(m)
+		v.Moves[s].Add(m)
 		remap[i] = s
 	}
 	for _, g := range o.Games {

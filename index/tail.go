@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"math/bits"
@@ -55,7 +56,7 @@ func encodeTail(dst []byte, es []tailEntry, width int) []byte {
 		if a.gid != b.gid {
 			return int(a.gid) - int(b.gid)
 		}
-		return cmpU32(printOf(a.key, w), printOf(b.key, w))
+		return cmp.Compare(printOf(a.key, w), printOf(b.key, w))
 	})
 	k := 0
 	if n > 0 {
@@ -80,16 +81,6 @@ func encodeTail(dst []byte, es []tailEntry, width int) []byte {
 		bw.write(uint64(printOf(e.key, w)), w)
 	}
 	return bw.flush()
-}
-
-func cmpU32(a, b uint32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // decodeTail calls fn for every entry of a block, in gid order, with its

@@ -1,6 +1,7 @@
 package query
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -116,30 +117,20 @@ func sortHits(s *index.Store, hits []hit, by Sort) {
 		switch by {
 		case ByDate:
 			if dx != dy {
-				return cmpU(dx, dy)
+				return cmp.Compare(dx, dy)
 			}
 		case ByRatingDesc:
 			if rx != ry {
-				return cmpU(ry, rx)
+				return cmp.Compare(ry, rx)
 			}
 			if dx != dy {
-				return cmpU(dy, dx)
+				return cmp.Compare(dy, dx)
 			}
 		default: // newest first
 			if dx != dy {
-				return cmpU(dy, dx)
+				return cmp.Compare(dy, dx)
 			}
 		}
-		return cmpU(x.gid, y.gid)
+		return cmp.Compare(x.gid, y.gid)
 	})
-}
-
-func cmpU(a, b uint32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }

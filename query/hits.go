@@ -80,21 +80,11 @@ type moveAgg struct {
 func addAgg(aggs []moveAgg, m engine.Move, end bool, ms index.MoveStats) []moveAgg {
 	for i := range aggs {
 		if aggs[i].end == end && aggs[i].move == m {
-			addStats(&aggs[i].stats, ms)
+			aggs[i].stats.Add(ms)
 			return aggs
 		}
 	}
 	return append(aggs, moveAgg{move: m, end: end, stats: ms})
-}
-
-func addStats(a *index.MoveStats, o index.MoveStats) {
-	a.Games += o.Games
-	a.FirstWins += o.FirstWins
-	a.Draws += o.Draws
-	a.SecondWins += o.SecondWins
-	a.RatingSum += o.RatingSum
-	a.Rated += o.Rated
-	a.LastDate = max(a.LastDate, o.LastDate)
 }
 
 // filterHits keeps the hits whose game matches the metadata query, asking

@@ -14,7 +14,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/xqdb/xqdb/engine"
-	"github.com/xqdb/xqdb/engine/games"
 	"github.com/xqdb/xqdb/importer"
 	"github.com/xqdb/xqdb/importer/pgn"
 	"github.com/xqdb/xqdb/replay"
@@ -231,15 +230,10 @@ func runClean(c *cli.Context) error {
 	finish()
 	for _, w := range []*pgn.Writer{out, rej} {
 		if w != nil {
-			if ferr := w.Flush(); err == nil {
-				err = ferr
-			}
+			err = firstError(err, w.Flush)
 		}
 	}
-	if ferr := rep.flush(); err == nil {
-		err = ferr
-	}
-	if err != nil {
+	if err = firstError(err, rep.flush); err != nil {
 		return err
 	}
 	sum.Seconds = time.Since(start).Seconds()
@@ -329,26 +323,13 @@ func writeGame(w *pgn.Writer, rec *importer.Record, g *replay.Game, n engine.Not
 		return
 	}
 	w.WriteTags(append(append([]importer.Tag(nil), rec.Tags...), extra...))
-	pos, err := games.New(g.Game, g.StartFEN)
-	if err != nil {
-		return
-	}
-	for i, m := range g.Moves {
-		if pos.SideToMove() == engine.First || i == 0 {
-			num := strconv.Itoa(fullMoveNumber(pos))
-			if pos.SideToMove() == engine.First {
-				w.Word(num + ".")
-			} else {
-				w.Word(num + "...")
-			}
-		}
+	writeMainLine(w, g.Game, g.StartFEN, g.Moves, func(i int, pos engine.Position, m engine.Move) {
 		if n == engine.Auto {
-			w.Word(string(rec.MoveText(i)))
+			w.WordBytes(rec.MoveText(i))
 		} else {
 			w.Word(pos.FormatMove(m, n))
 		}
-		pos.Make(m)
-	}
+	})
 	result := g.Result.String()
 	if cut.Kind != "" {
 		w.Comment(fmt.Sprintf("xqdb: cut before ply %d %q: %s", cut.Ply, cut.Move, cut.Reason))

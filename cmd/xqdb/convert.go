@@ -84,10 +84,7 @@ func runConvert(c *cli.Context) error {
 		return nil
 	})
 	finish()
-	if ferr := out.Flush(); err == nil {
-		err = ferr
-	}
-	if err != nil {
+	if err = firstError(err, out.Flush); err != nil {
 		return err
 	}
 	sum.Seconds = time.Since(start).Seconds()

@@ -56,35 +56,43 @@ type gameLineJSON struct {
 	Termination string `json:"termination"`
 }
 
-func runGames(c *cli.Context) error {
+// listRequest reads what games and export select: the position of --fen
+// and --moves, --mirror, and --query (narrowed to --game when no position
+// says the game).
+func listRequest(c *cli.Context) (query.ListRequest, error) {
 	g, err := parseGameFlag(c)
 	if err != nil {
-		return err
-	}
-	sort, err := query.ParseSort(c.String("sort"))
-	if err != nil {
-		return usageError{err}
+		return query.ListRequest{}, err
 	}
 	pos, _, err := askedPosition(c, g)
 	if err != nil {
-		return err
+		return query.ListRequest{}, err
 	}
 	q := c.String("query")
 	if pos == nil && c.IsSet("game") {
 		q = joinQuery(q, "+game:"+g.String())
 	}
-	if q != "" {
-		if err := index.ValidateQuery(q); err != nil {
-			return usageError{err}
-		}
+	if err := index.ValidateQuery(q); err != nil {
+		return query.ListRequest{}, usageError{err}
 	}
+	return query.ListRequest{Position: pos, Options: query.Options{Mirror: c.Bool("mirror"), Query: q}}, nil
+}
+
+func runGames(c *cli.Context) error {
+	req, err := listRequest(c)
+	if err != nil {
+		return err
+	}
+	if req.Sort, err = query.ParseSort(c.String("sort")); err != nil {
+		return usageError{err}
+	}
+	req.Limit, req.Offset = c.Int("limit"), c.Int("offset")
 	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	list, err := query.Games(s, query.ListRequest{Position: pos, Options: query.Options{Mirror: c.Bool("mirror"), Query: q},
-		Sort: sort, Limit: c.Int("limit"), Offset: c.Int("offset")})
+	list, err := query.Games(s, req)
 	if err != nil {
 		return err
 	}

@@ -125,13 +125,7 @@ func runImport(c *cli.Context) error {
 		return nil
 	})
 	finish()
-	if cerr := w.Close(); err == nil {
-		err = cerr
-	}
-	if ferr := rep.flush(); err == nil {
-		err = ferr
-	}
-	if err != nil {
+	if err = firstError(err, w.Close, rep.flush); err != nil {
 		return err
 	}
 	sum.Seconds = time.Since(start).Seconds()

@@ -100,12 +100,25 @@ func writeStored(w *pgn.Writer, r *index.Record, n engine.Notation) {
 	}
 	add("XqdbSource", fmt.Sprintf("%s#%d", r.Source.File, r.Source.Index))
 	w.WriteTags(tags)
-	pos, err := games.New(r.Game, r.StartFEN)
+	writeMainLine(w, r.Game, r.StartFEN, r.Moves, func(i int, pos engine.Position, m engine.Move) {
+		w.Word(pos.FormatMove(m, n))
+		for _, ru := range r.Rulings {
+			if ru.Ply == i+1 {
+				w.Comment("xqdb: " + rulingText(ru))
+			}
+		}
+	})
+	w.EndGame(r.Result.String())
+}
+
+// writeMainLine writes move numbers and calls move for each move of a game,
+// with the position before it (which it must not change).
+func writeMainLine(w *pgn.Writer, g engine.Game, fen string, moves []engine.Move, move func(i int, pos engine.Position, m engine.Move)) {
+	pos, err := games.New(g, fen)
 	if err != nil {
-		w.EndGame(r.Result.String())
 		return
 	}
-	for i, m := range r.Moves {
+	for i, m := range moves {
 		if pos.SideToMove() == engine.First || i == 0 {
 			num := strconv.Itoa(fullMoveNumber(pos))
 			if pos.SideToMove() == engine.First {
@@ -114,15 +127,9 @@ func writeStored(w *pgn.Writer, r *index.Record, n engine.Notation) {
 				w.Word(num + "...")
 			}
 		}
-		w.Word(pos.FormatMove(m, n))
+		move(i, pos, m)
 		pos.Make(m)
-		for _, ru := range r.Rulings {
-			if ru.Ply == i+1 {
-				w.Comment("xqdb: " + rulingText(ru))
-			}
-		}
 	}
-	w.EndGame(r.Result.String())
 }
 
 // rulingText describes a stored ruling in a game's movetext.
@@ -161,24 +168,17 @@ Example:
 }
 
 func runExport(c *cli.Context) error {
-	g, err := parseGameFlag(c)
+	req, err := listRequest(c)
 	if err != nil {
 		return err
 	}
-	pos, _, err := askedPosition(c, g)
-	if err != nil {
-		return err
-	}
-	q := c.String("query")
-	if pos == nil && c.IsSet("game") {
-		q = joinQuery(q, "+game:"+g.String())
-	}
+	req.Sort = query.ByDate
 	s, err := openStore(c)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	list, err := query.Games(s, query.ListRequest{Position: pos, Options: query.Options{Mirror: c.Bool("mirror"), Query: q}, Sort: query.ByDate})
+	list, err := query.Games(s, req)
 	if err != nil {
 		return err
 	}
