@@ -4,6 +4,7 @@ import (
 	"archive/tar"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -161,4 +162,38 @@ func itoa(n int) string {
 		b = append([]byte{byte('0' + n%10)}, b...)
 	}
 	return string(b)
+}
+
+// TestReplayChessDBOddities replays chess_db-pgn, 27 old web collections
+// its author used to harden his parser (shared SOURCES.md). python-chess
+// flags 17 games; we reject 10 main lines for illegal or ambiguous SAN
+// (ambiguous.pgn, chessdoctor ×4, europe_echecs, immortal_games ×4), 8 for
+// null moves ("--", which pgn-extract also refuses without
+// --allownullmoves) and 5 records without moves. hayes, human_computer
+// and perle are flagged by python-chess for moves inside variations:
+// xqdb replays main lines and keeps variations as text.
+func TestReplayChessDBOddities(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(enginetest.SharedData(t, "chess/chess_db-pgn"), "*.pgn*"))
+	if err != nil || len(files) != 27 {
+		t.Fatalf("%d files, %v", len(files), err)
+	}
+	tl := newTally()
+	for _, f := range files {
+		r, err := importer.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl.read(t, r)
+		r.Close()
+	}
+	nulls := 0
+	for _, e := range tl.errs {
+		if e.Move == "--" {
+			nulls++
+		}
+	}
+	want := map[string]int{"ambiguous": 6, "illegal": 4, "parse": 8, "empty": 5}
+	if tl.valid != 2555 || fmt.Sprint(tl.kinds) != fmt.Sprint(want) || nulls != 8 {
+		t.Errorf("%d valid, rejected %v (%d null moves); want 2555 valid, %v, 8 null moves", tl.valid, tl.kinds, nulls, want)
+	}
 }

@@ -336,6 +336,12 @@ func (r *Reader) lexWord(p, lineEnd int, firstOnLine bool) (next int, done bool)
 		r.add(record.MoveNumber, p, p+n, r.line)
 		return p + n, false // lex the glued move as a word of its own
 	}
+	if kind == record.Move && lx.depth == 0 {
+		if n, ok := gluedResult(w); ok {
+			r.add(record.Move, p, p+n, r.line)
+			return p + n, false // lex the result as a word of its own
+		}
+	}
 	r.add(kind, p, q, r.line)
 	if kind == record.Result && lx.depth == 0 {
 		return q, r.boundary(q)

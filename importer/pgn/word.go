@@ -1,6 +1,7 @@
 package pgn
 
 import (
+	"bytes"
 	"unicode/utf8"
 
 	"github.com/xqdb/xqdb/importer/record"
@@ -26,7 +27,8 @@ var delim = func() (t [256]bool) {
 func classifyWord(w []byte) (k record.Kind, n int) {
 	switch c := w[0]; {
 	case c == '$':
-		if len(w) > 1 && allDigits(w[1:]) {
+		// "$18." (chess_db-pgn's russian_chess): a NAG with a stray dot.
+		if d := bytes.TrimRight(w[1:], "."); len(d) > 0 && allDigits(d) {
 			return record.NAG, len(w)
 		}
 	case c == '!' || c == '?':
@@ -38,8 +40,18 @@ func classifyWord(w []byte) (k record.Kind, n int) {
 			return record.Result, 1
 		}
 	case c == '.':
-		if allIn(w, ".") {
-			return record.MoveNumber, len(w)
+		// "..." alone, or glued to Black's move ("...Kf3", chess_db-pgn's
+		// chessdoctor and great_masters): the dots are a move number.
+		i := 1
+		for i < len(w) && w[i] == '.' {
+			i++
+		}
+		return record.MoveNumber, i
+	case c == '+' || c == '#':
+		// A check mark standing apart from its move (chess_db-pgn's
+		// russian_chess): an annotation, not a move.
+		if allIn(w, "+#") {
+			return record.NAG, len(w)
 		}
 	case c >= '0' && c <= '9':
 		if resultText(w) != "" {
@@ -56,7 +68,9 @@ func classifyWord(w []byte) (k record.Kind, n int) {
 		for j < len(w) && w[j] == '.' {
 			j++
 		}
-		if j > i && (j == len(w) || w[j] < '0' || w[j] > '9') {
+		// "5.e4", "5.", and "5.0-0" (castling with zeros glued to its
+		// number); "33.4" is a WXF move, not a number.
+		if j > i && (j == len(w) || w[j] < '0' || w[j] > '9' || bytes.HasPrefix(w[j:], []byte("0-0"))) {
 			return record.MoveNumber, j
 		}
 	case c >= 0x80:
@@ -75,7 +89,7 @@ func resultText(w []byte) string {
 		return "1-0"
 	case "0-1":
 		return "0-1"
-	case "1/2-1/2", "½-½":
+	case "1/2-1/2", "½-½", "1/2":
 		return "1/2-1/2"
 	case "*":
 		return "*"
@@ -191,4 +205,22 @@ func htmlTagLen(b []byte) int {
 		}
 	}
 	return 0
+}
+
+// gluedResult splits a result glued to the move before it ("Rxg20-1",
+// chess_db-pgn's scarborough_2001) into the move's length and the result;
+// ok is false when w is no such word. Only chess results are split, and
+// only after something that can end a move (a rank digit, a piece letter
+// or a promotion), so castling with zeros ("0-0-0") stays whole.
+func gluedResult(w []byte) (move int, ok bool) {
+	for _, r := range [...]string{"1/2-1/2", "1-0", "0-1"} {
+		n := len(w) - len(r)
+		if n < 2 || !bytes.HasSuffix(w, []byte(r)) {
+			continue
+		}
+		if c := w[n-1]; c >= '1' && c <= '8' || c == 'Q' || c == 'R' || c == 'B' || c == 'N' || c == '+' || c == '#' {
+			return n, true
+		}
+	}
+	return 0, false
 }
