@@ -97,7 +97,16 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 		if len(rec.Moves) == 0 {
 			return newError(src, ErrEmpty)
 		}
-		return newError(src, fmt.Errorf("%w: cannot tell whether it is xiangqi or chess", ErrParse))
+		// Nothing tells the game (coordinate moves, no tags: notnil's
+		// "1. g1f3 e7e5"): keep the game in which every move is legal.
+		for _, try := range [...]engine.Game{engine.Chess, engine.Xiangqi} {
+			r2 := *r
+			r2.Game = try
+			if r2.Replay(rec, out) == nil {
+				return nil
+			}
+		}
+		return newError(src, fmt.Errorf("%w: cannot tell whether it is xiangqi or chess (the moves are legal in neither)", ErrParse))
 	}
 	out.Game = g
 	out.Result = resultOf(rec)

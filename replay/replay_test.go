@@ -63,6 +63,8 @@ func TestReplay(t *testing.T) {
 		{name: "unreadable", pgn: "[White \"A\"]\n\n1. e4 Zz9 *\n", kind: "parse", ply: 2, move: "Zz9", plies: 1},
 		{name: "bad fen", pgn: "[Game \"Chinese Chess\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBA1ABNR w - - 0 1\"]\n\n1. h2e2 *\n", kind: "bad_fen"},
 		{name: "empty", pgn: "[Game \"Chinese Chess\"]\n[Result \"*\"]\n\n*\n", kind: "empty"},
+		{name: "coordinates, no tags: the game whose rules they fit", pgn: "1. g1f3 e7e5 *\n", plies: 2},
+		{name: "coordinates of neither game", pgn: "1. a1a1 *\n", kind: "parse"},
 		{name: "variant", pgn: "[Variant \"Crazyhouse\"]\n\n1. e4 e5 *\n", kind: "parse"},
 		{name: "black first (X1: not flipped)", pgn: "[Game \"Chinese Chess\"]\n\n1. h7e7 *\n", kind: "illegal", ply: 1, move: "h7e7"},
 		{name: "black to move by FEN", pgn: "[Game \"Chinese Chess\"]\n[FEN \"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1\"]\n\n1. 炮８平５ *\n", plies: 1},
