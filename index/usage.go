@@ -1,6 +1,8 @@
 package index
 
 import (
+	"bytes"
+	"encoding/binary"
 	"io/fs"
 	"path/filepath"
 
@@ -57,4 +59,48 @@ func dirSize(dir string) int64 {
 		return nil
 	})
 	return n
+}
+
+// PositionCounts counts the position index: popular positions (with stats
+// values) and the game postings under them, and the tail postings (one per
+// game and position not popular).
+func (s *Store) PositionCounts() (popular, popularPostings, tailPostings int64, err error) {
+	err = s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{})
+		defer it.Close()
+		var last []byte
+		for it.Seek([]byte{prefixStats, '|'}); it.ValidForPrefix([]byte{prefixStats, '|'}); it.Next() {
+			k := it.Item().Key()
+			if !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
+				continue
+			}
+			if !bytes.Equal(k[:len(k)-4], last) {
+				popular++
+				last = append(last[:0], k[:len(k)-4]...)
+			}
+			err := it.Item().Value(func(v []byte) error {
+				st, err := decodeStats(v)
+				if err == nil {
+					popularPostings += int64(len(st.Games))
+				}
+				return err
+			})
+			if err != nil {
+				return err
+			}
+		}
+		for it.Seek([]byte{prefixTail, '|'}); it.ValidForPrefix([]byte{prefixTail, '|'}); it.Next() {
+			k := it.Item().Key()
+			if !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
+				continue
+			}
+			_ = it.Item().Value(func(v []byte) error {
+				n, _ := binary.Uvarint(v) // the block header counts its entries
+				tailPostings += int64(n)
+				return nil
+			})
+		}
+		return nil
+	})
+	return
 }

@@ -58,6 +58,14 @@ func (e *GameError) Error() string {
 
 func (e *GameError) Unwrap() error { return e.Err }
 
+// Reason returns why the record was rejected, without the place.
+func (e *GameError) Reason() string {
+	if e.Err == nil {
+		return ""
+	}
+	return e.Err.Error()
+}
+
 // Kind returns the report kind of an error: parse, illegal, ambiguous,
 // bad_fen, empty, after_end or result_mismatch.
 func Kind(err error) string {

@@ -279,7 +279,7 @@ func rejectLine(it *item) reportLine {
 	var ge *replay.GameError
 	if errors.As(it.err, &ge) {
 		return reportLine{File: ge.File, Game: ge.Game, Offset: ge.Offset, Line: ge.Line, Ply: ge.Ply, Move: ge.Move,
-			Kind: replay.Kind(ge.Err), Reason: ge.Err.Error()}
+			Kind: replay.Kind(ge.Err), Reason: ge.Reason()}
 	}
 	l := reportLine{File: it.file, Kind: "parse"}
 	if it.readErr != nil {

@@ -252,3 +252,20 @@ func TestTerminationIsStoredAndQueryable(t *testing.T) {
 		t.Fatalf("show of a mated game lacks its termination:\n%s", out)
 	}
 }
+
+func TestStatsCountsWhatImportIndexed(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "db")
+	code, out, _ := runCLI(t, "import", "--db", db, "--json", fixture("pgnmentor-capablanca-fischer.pgn.gz"))
+	var sum importSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || code != exitOK {
+		t.Fatal(err)
+	}
+	code, out, _ = runCLI(t, "stats", "--db", db, "--json")
+	var st statsJSON
+	if err := json.Unmarshal([]byte(out), &st); err != nil || code != exitOK {
+		t.Fatal(err)
+	}
+	if st.Games != sum.Added || st.Positions != int64(sum.Positions) || st.PerGame["chess"] != sum.Added || st.Bytes <= 0 {
+		t.Fatalf("stats %+v after import %+v", st, sum)
+	}
+}

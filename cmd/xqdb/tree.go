@@ -109,8 +109,8 @@ type treeMoveJSON struct {
 	White     int    `json:"white"`
 	Draws     int    `json:"draws"`
 	Black     int    `json:"black"`
-	AvgRating int    `json:"avg_rating,omitempty"`
-	LastDate  string `json:"last_date,omitempty"`
+	AvgRating int    `json:"avg_rating"` // 0 when no game had ratings
+	LastDate  string `json:"last_date"`  // "" when no date is known
 }
 
 func runTree(c *cli.Context) error {
