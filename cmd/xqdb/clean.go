@@ -88,9 +88,12 @@ type reportLine struct {
 	DuplicateOf *gameRef `json:"duplicate_of,omitempty"`
 }
 
+// gameRef names the first copy of a duplicate: its source (clean) or its
+// database id (import).
 type gameRef struct {
-	File string `json:"file"`
-	Game int    `json:"game"`
+	File string `json:"file,omitempty"`
+	Game int    `json:"game,omitempty"`
+	ID   uint32 `json:"id,omitempty"`
 }
 
 // readFlags reads the flags clean, convert and import share.
@@ -214,7 +217,7 @@ func runClean(c *cli.Context) error {
 				return report(reportLine{File: src.File, Game: src.Game, Offset: src.Offset, Line: src.Line,
 					Kind: "duplicate", Reason: fmt.Sprintf("same start and moves as %s game %d", first.File, first.Game), DuplicateOf: &first})
 			}
-			seen[h] = gameRef{it.rec.Source.File, it.rec.Source.Game}
+			seen[h] = gameRef{File: it.rec.Source.File, Game: it.rec.Source.Game}
 		}
 		sum.Valid++
 		sum.Plies += len(it.game.Moves)

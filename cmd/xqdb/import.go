@@ -65,6 +65,10 @@ func runImport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	rules, err := readRules(c)
+	if err != nil {
+		return err
+	}
 	files, err := inputFiles(c)
 	if err != nil {
 		return err
@@ -88,10 +92,6 @@ func runImport(c *cli.Context) error {
 		return err
 	}
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "import")
-	rules, err := readRules(c)
-	if err != nil {
-		return err
-	}
 	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress,
 		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results")},
 		work: func(it *item) {
@@ -114,7 +114,7 @@ func runImport(c *cli.Context) error {
 			sum.Duplicates++
 			src := it.rec.Source
 			return rep.write(reportLine{File: src.File, Game: src.Game, Offset: src.Offset, Line: src.Line,
-				Kind: "duplicate", Reason: fmt.Sprintf("already stored as game %d", res.Gid)})
+				Kind: "duplicate", Reason: fmt.Sprintf("already stored as game %d", res.Gid), DuplicateOf: &gameRef{ID: res.Gid}})
 		}
 		sum.Added++
 		sum.Positions += it.prepared.Positions()
