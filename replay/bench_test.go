@@ -16,33 +16,65 @@ import (
 // It reports games/s, plies/s and allocations per game.
 func BenchmarkReadReplay(b *testing.B) {
 	for _, name := range []string{"ccpd-masters-3001.pgn.gz", "pgnmentor-capablanca-fischer.pgn.gz"} {
-		b.Run(name, func(b *testing.B) {
-			data, err := os.ReadFile(filepath.Join(enginetest.RepoRoot(), "testdata", name))
-			if err != nil {
-				b.Fatal(err)
-			}
-			var rp Replayer
-			var g Game
-			games, plies := 0, 0
-			b.ReportAllocs()
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				r := importer.NewReader(bytes.NewReader(data), name)
-				r.ReuseRecord = true
-				for {
-					rec, err := r.Next()
-					if err == io.EOF {
-						break
-					}
-					if rec != nil && rp.Replay(rec, &g) == nil {
-						plies += len(g.Moves)
-					}
-					games++
-				}
-			}
-			s := b.Elapsed().Seconds()
-			b.ReportMetric(float64(games)/s, "games/s")
-			b.ReportMetric(float64(plies)/s, "plies/s")
-		})
+		b.Run(name, func(b *testing.B) { benchReadReplay(b, name, Replayer{}) })
 	}
+}
+
+// BenchmarkReplayReferee compares replay with and without adjudication on
+// the same records (read once, outside the timer). RULES X13–X16 and C5
+// must cost at most a quarter of replay's time.
+func BenchmarkReplayReferee(b *testing.B) {
+	for _, name := range []string{"ccpd-masters-3001.pgn.gz", "pgnmentor-capablanca-fischer.pgn.gz"} {
+		data, err := os.ReadFile(filepath.Join(enginetest.RepoRoot(), "testdata", name))
+		if err != nil {
+			b.Fatal(err)
+		}
+		recs := readAll(b, importer.NewReader(bytes.NewReader(data), name))
+		for _, mode := range []struct {
+			name string
+			rp   Replayer
+		}{{"plain", Replayer{noReferee: true}}, {"referee", Replayer{}}} {
+			b.Run(name+"/"+mode.name, func(b *testing.B) {
+				var g Game
+				plies := 0
+				b.ReportAllocs()
+				for i := 0; i < b.N; i++ {
+					for _, rec := range recs {
+						if mode.rp.Replay(rec, &g) == nil {
+							plies += len(g.Moves)
+						}
+					}
+				}
+				b.ReportMetric(float64(plies)/b.Elapsed().Seconds(), "plies/s")
+			})
+		}
+	}
+}
+
+func benchReadReplay(b *testing.B, name string, rp Replayer) {
+	data, err := os.ReadFile(filepath.Join(enginetest.RepoRoot(), "testdata", name))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var g Game
+	games, plies := 0, 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		r := importer.NewReader(bytes.NewReader(data), name)
+		r.ReuseRecord = true
+		for {
+			rec, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if rec != nil && rp.Replay(rec, &g) == nil {
+				plies += len(g.Moves)
+			}
+			games++
+		}
+	}
+	s := b.Elapsed().Seconds()
+	b.ReportMetric(float64(games)/s, "games/s")
+	b.ReportMetric(float64(plies)/s, "plies/s")
 }

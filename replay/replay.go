@@ -52,16 +52,31 @@ type Replayer struct {
 	Rules xiangqi.Rules
 	// StrictResults rejects a game whose Result tag contradicts its end.
 	StrictResults bool
+
+	// noReferee replays without adjudication: the baseline the benchmark
+	// measures the referee's cost against.
+	noReferee bool
 }
 
 // Referee is what the games' referees have in common: follow a game ply
-// by ply (Play makes the move on the position given to NewReferee) and
-// rule on it.
+// by ply (Play, or Advance then Judge, makes the move on the position given
+// to NewReferee) and rule on it.
 type Referee interface {
 	Play(m engine.Move) engine.Ruling
+	Advance(m engine.Move)
+	Judge(hasMove bool) engine.Ruling
 	Last() engine.Ruling
 	Rulings() []engine.Ruling
 }
+
+// plainPlayer plays moves without ruling on anything.
+type plainPlayer struct{ p engine.Position }
+
+func (pp plainPlayer) Play(m engine.Move) engine.Ruling { pp.p.Make(m); return engine.Ruling{} }
+func (pp plainPlayer) Advance(m engine.Move)            { pp.p.Make(m) }
+func (pp plainPlayer) Judge(bool) engine.Ruling         { return engine.Ruling{} }
+func (pp plainPlayer) Last() engine.Ruling              { return engine.Ruling{} }
+func (pp plainPlayer) Rulings() []engine.Ruling         { return nil }
 
 // NewReferee returns the referee of pos's game, which then owns pos.
 func NewReferee(pos engine.Position, rules xiangqi.Rules) Referee {
@@ -133,36 +148,71 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	}
 	out.Notation = n
 	bp, _ := pos.(byteParser)
-	ref := NewReferee(pos, r.Rules)
+	var ref Referee = plainPlayer{pos}
+	if !r.noReferee {
+		ref = NewReferee(pos, r.Rules)
+	}
 	out.Keys = append(out.Keys, pos.Key())
-	for i := range rec.Moves {
-		if last := ref.Last(); last.Ends() {
-			e := newError(src, fmt.Errorf("%w: %s at ply %d", ErrAfterEnd, last.StatusName(), last.Ply))
-			e.Ply, e.Move = i+1, string(rec.MoveText(i))
-			e.Line, e.Offset = int(rec.Moves[i].Line), rec.Moves[i].Offset
-			out.finish(ref)
-			return e
-		}
+	parse := func(i int) (engine.Move, *GameError) {
 		tok := rec.MoveText(i)
 		var m engine.Move
+		var err error
 		if bp != nil {
 			m, err = bp.ParseMoveBytes(tok, n)
 		} else {
 			m, err = pos.ParseMove(unsafe.String(unsafe.SliceData(tok), len(tok)), n)
 		}
-		if err != nil {
-			e := newError(src, err)
-			e.Ply, e.Move = i+1, string(tok)
-			if t := rec.Moves[i]; t.Line > 0 {
-				e.Line, e.Offset = int(t.Line), t.Offset
-			} else {
-				e.Offset = t.Offset
-			}
-			return e
+		if err == nil {
+			return m, nil
 		}
-		ref.Play(m)
+		// After a mate or stalemate no move is legal: say so rather than
+		// "illegal" (RULES X12, C4).
+		if last := ref.Last(); last.Ends() {
+			err = fmt.Errorf("%w: %s at ply %d", ErrAfterEnd, last.StatusName(), last.Ply)
+		}
+		e := newError(src, err)
+		e.Ply, e.Move = i+1, string(tok)
+		e.Line, e.Offset = int(rec.Moves[i].Line), rec.Moves[i].Offset
+		return 0, e
+	}
+	if ref.Last().Ends() { // the set-up itself is mate or stalemate
+		_, e := parse(0)
+		if e == nil {
+			e = newError(src, ErrAfterEnd)
+		}
+		out.finish(ref)
+		return e
+	}
+	m, e := parse(0)
+	if e != nil {
+		out.finish(ref)
+		return e
+	}
+	for i := range rec.Moves {
+		ref.Advance(m)
 		out.Moves = append(out.Moves, m)
 		out.Keys = append(out.Keys, pos.Key())
+		if i+1 == len(rec.Moves) {
+			ref.Judge(false)
+			break
+		}
+		// The record's next move, if legal, shows the side to move is not
+		// mated: the referee need not look for one (the costly part of
+		// adjudication).
+		next, e := parse(i + 1)
+		if e == nil {
+			ref.Judge(true)
+			m = next
+			continue
+		}
+		ref.Judge(false)
+		if last := ref.Last(); last.Ends() {
+			e = newError(src, fmt.Errorf("%w: %s at ply %d", ErrAfterEnd, last.StatusName(), last.Ply))
+			e.Ply, e.Move = i+2, string(rec.MoveText(i+1))
+			e.Line, e.Offset = int(rec.Moves[i+1].Line), rec.Moves[i+1].Offset
+		}
+		out.finish(ref)
+		return e
 	}
 	out.finish(ref)
 	if out.Mismatch = mismatch(out.Termination, out.Result); out.Mismatch != "" && r.StrictResults {

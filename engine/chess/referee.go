@@ -40,22 +40,35 @@ func (r *Referee) Rulings() []engine.Ruling { return r.rulings }
 
 // Play makes the legal move m and returns the ruling at the new ply.
 func (r *Referee) Play(m engine.Move) engine.Ruling {
-	r.pos.Make(m)
-	r.judge()
+	r.Advance(m)
+	return r.Judge(false)
+}
+
+// Advance makes the legal move m without ruling yet; Judge rules on the
+// new ply (see the Xiangqi referee: replay skips the end test when the
+// record's next move is legal).
+func (r *Referee) Advance(m engine.Move) { r.pos.Make(m) }
+
+// Judge rules on the current ply; hasMove says the side to move is known
+// to have a legal move, which spares counting them.
+func (r *Referee) Judge(hasMove bool) engine.Ruling {
+	r.judgeWith(hasMove)
 	return r.last
 }
 
-// judge fills r.last for the current position, the strongest verdict
+func (r *Referee) judge() { r.judgeWith(false) }
+
+// judgeWith fills r.last for the current position, the strongest verdict
 // first: an end in the position, then the automatic draws, then the
 // claimable ones.
-func (r *Referee) judge() {
+func (r *Referee) judgeWith(hasMove bool) {
 	p := r.pos
 	r.last = engine.Ruling{Game: engine.Chess, Ply: p.Ply() - r.start}
-	reps, moves := p.RepetitionCount(), p.CountLegalMoves()
+	reps, noMove := p.RepetitionCount(), !hasMove && p.CountLegalMoves() == 0
 	switch {
-	case moves == 0 && p.InCheck(): // C4
+	case noMove && p.InCheck(): // C4
 		r.rule(engine.Checkmate, engine.WinFor(p.SideToMove().Other()), p.SideToMove(), "")
-	case moves == 0: // C4: stalemate draws
+	case noMove: // C4: stalemate draws
 		r.rule(engine.Stalemate, engine.Draw, 0, "")
 	case p.HalfmoveClock() >= 150: // C5: automatic, checkmate aside
 		r.rule(engine.SeventyFiveMoves, engine.Draw, 0, fmt.Sprintf("%d moves without a capture or pawn move", p.HalfmoveClock()/2))

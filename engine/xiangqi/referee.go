@@ -138,6 +138,7 @@ type Referee struct {
 
 	limit    limitState    // X15
 	material materialClass // X16, recomputed after captures
+	inCheck  bool          // the side to move is in check (set by Advance)
 
 	// Scratch for the rare analyses (repetition cycles, X15 recounts), kept
 	// so that they allocate once per referee, not per ruling.
@@ -189,6 +190,15 @@ func (r *Referee) Rulings() []Ruling { return r.rulings }
 // Play makes the legal move m (the caller guarantees legality, as for
 // Position.Make) and returns the ruling at the new ply.
 func (r *Referee) Play(m engine.Move) Ruling {
+	r.Advance(m)
+	return r.Judge(false)
+}
+
+// Advance makes the legal move m and keeps the history the rulings need,
+// without ruling yet: Judge rules on the new ply. Replay uses the pair to
+// skip the end-of-game test when the record's next move shows that the
+// side to move has one.
+func (r *Referee) Advance(m engine.Move) {
 	p := r.pos
 	mover := p.side
 	capture := p.board[MoveTo(m)] != empty
@@ -198,21 +208,31 @@ func (r *Referee) Play(m engine.Move) Ruling {
 		r.material = p.materialClass()
 		r.seen = [16]uint64{}
 	}
-	inCheck := p.checkedBy(m)
-	r.limit.update(r, mover, capture, inCheck)
+	r.inCheck = p.checkedBy(m)
+	r.limit.update(r, mover, capture, r.inCheck)
 	r.last = Ruling{Game: engine.Xiangqi, Ply: p.Ply() - r.start}
-	r.judge(inCheck)
+}
+
+// Judge rules on the current ply after Advance. hasMove says that the side
+// to move is known to have a legal move (the record plays one), which
+// spares the mate and stalemate test.
+func (r *Referee) Judge(hasMove bool) Ruling {
+	r.judgeWith(r.inCheck, hasMove)
 	return r.last
 }
 
 // judge fills r.last for the current position; inCheck says whether the
 // side to move is in check.
-func (r *Referee) judge(inCheck bool) {
+func (r *Referee) judge(inCheck bool) { r.judgeWith(inCheck, false) }
+
+// judgeWith is judge, told whether the side to move is known to have a
+// legal move.
+func (r *Referee) judgeWith(inCheck, hasMove bool) {
 	p := r.pos
 	// RULES X12: no legal move ends the game, and the side to move loses
 	// whether it is in check or not. This comes first: a mated side is
 	// never saved by a draw rule (X15 says so explicitly).
-	if !p.hasLegalMoveInCheck(inCheck) {
+	if !hasMove && !p.hasLegalMoveInCheck(inCheck) {
 		st := engine.Stalemate
 		if inCheck {
 			st = engine.Checkmate
