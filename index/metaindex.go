@@ -12,11 +12,14 @@ import (
 	"github.com/blevesearch/bleve/v2/mapping"
 )
 
-// metaIndexer feeds committed games' metadata documents to Bleve in the
-// background, so an import's replay and position writing overlap with
-// Bleve's analysis. The manifest's MetaUpTo records how far Bleve has got:
-// after a crash, or a read-only open in between, the next writer re-indexes
-// the gap from the stored records (the metadata index is derived data).
+// metaIndexer feeds the games' metadata documents to Bleve in the
+// background, as soon as a run is handed to the writer, so replay, position
+// writing and Bleve's analysis overlap. The manifest's MetaUpTo records how
+// far Bleve has got among committed games: after a crash, or a read-only
+// open in between, the next writer re-indexes the gap from the stored
+// records (the metadata index is derived data). Documents of a run that
+// never committed name games that do not exist; searches ignore them and
+// the run's redo overwrites them.
 type metaIndexer struct {
 	s    *Store
 	im   *mapping.IndexMappingImpl
@@ -63,7 +66,7 @@ func (m *metaIndexer) index(docs []pendingDoc) error {
 	if err := m.s.meta.Batch(b); err != nil {
 		return fmt.Errorf("index: metadata of games %d–%d: %w", docs[0].gid, docs[len(docs)-1].gid, err)
 	}
-	return m.s.setMetaUpTo(docs[len(docs)-1].gid + 1)
+	return m.s.setMetaIndexed(docs[len(docs)-1].gid + 1)
 }
 
 // catchUp indexes the committed games Bleve has not seen.

@@ -77,6 +77,9 @@ type Store struct {
 	// manMu guards the manifest writes of the import goroutine and the
 	// background metadata indexer.
 	manMu sync.Mutex
+	// metaIndexed: the metadata indexer has indexed every game below it,
+	// committed or not yet (under manMu).
+	metaIndexed uint32
 
 	attrs []Attrs // loaded on first use by readers
 }
@@ -183,6 +186,9 @@ func (s *Store) updateManifest(change func(m *manifest)) error {
 	s.manMu.Lock()
 	defer s.manMu.Unlock()
 	change(&s.man)
+	// Bleve may run ahead of the commits; the manifest vouches only for
+	// committed games.
+	s.man.MetaUpTo = max(s.man.MetaUpTo, min(s.metaIndexed, s.man.NextGid))
 	b, err := json.Marshal(&s.man)
 	if err != nil {
 		return err
@@ -207,8 +213,9 @@ func (s *Store) metaUpTo() uint32 {
 	return max(s.man.MetaUpTo, 1)
 }
 
-func (s *Store) setMetaUpTo(gid uint32) error {
-	return s.updateManifest(func(m *manifest) { m.MetaUpTo = max(m.MetaUpTo, gid) })
+// setMetaIndexed records that Bleve has indexed every game below gid.
+func (s *Store) setMetaIndexed(gid uint32) error {
+	return s.updateManifest(func(*manifest) { s.metaIndexed = max(s.metaIndexed, gid) })
 }
 
 // Games returns how many games the store holds.

@@ -264,6 +264,7 @@ func (w *Writer) Flush() error {
 	w.recs, w.occ, w.docs, w.hashes = nil, nil, nil, map[[16]byte]uint32{}
 	w.done = make(chan error, 1)
 	go func() { w.done <- w.writeRun(rd) }()
+	w.meta.submit(rd.docs)
 	return nil
 }
 
@@ -311,11 +312,7 @@ func (w *Writer) writeRun(rd *runData) error {
 		m.LiveRuns = append(m.LiveRuns, rd.run)
 		m.Pending = 0
 	})
-	if err != nil {
-		return err
-	}
-	w.meta.submit(rd.docs)
-	return nil
+	return err
 }
 
 // writePositions routes every occurrence of the run to a stats value
