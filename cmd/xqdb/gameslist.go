@@ -19,9 +19,12 @@ var gamesCommand = &cli.Command{
 both. Without either it lists every game (of --game, when given).
 
 Query fields: game, white (red is an alias), black, event, site, date, year,
-round, result, opening (ECCO or ECO code), opening_name, plies, termination,
-source and every other tag lower-cased (whiteelo, redteam, …). Dates compare
-as dates: date:>="1990", date:<1996-05, date:1990.05.01.
+month, round, result, opening (ECCO or ECO code), opening_name, plies,
+termination (how the record ends by the rules: checkmate, perpetual_chase,
+threefold, …), ruling (every ruling made over the game), source and every
+other tag lower-cased (whiteelo, redteam, …). Dates compare as dates:
+date:>="1990", date:<1996-05, date:1990.05.01; numbers as numbers:
+whiteelo:>2700, plies:<40.
 
 Example:
    xqdb games --moves "h2e2 h9g7" --query 'black:"胡榮華"' --limit 5
