@@ -25,6 +25,21 @@ type tally struct {
 
 func newTally() *tally { return &tally{kinds: map[string]int{}, hashes: map[[16]byte]bool{}} }
 
+// tallyFiles replays every record of the files.
+func tallyFiles(t *testing.T, files []string) *tally {
+	t.Helper()
+	tl := newTally()
+	for _, f := range files {
+		r, err := importer.Open(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl.read(t, r)
+		r.Close()
+	}
+	return tl
+}
+
 func (t *tally) read(tb testing.TB, r *importer.Reader) {
 	tb.Helper()
 	r.ReuseRecord = true
@@ -136,15 +151,7 @@ func TestReplayPGNMentor(t *testing.T) {
 	if err != nil || len(files) != 107 {
 		t.Fatalf("%d files, %v", len(files), err)
 	}
-	tl := newTally()
-	for _, f := range files {
-		r, err := importer.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tl.read(t, r)
-		r.Close()
-	}
+	tl := tallyFiles(t, files)
 	if tl.valid != 164102 || len(tl.errs) != 1 || tl.errs[0].Move != "Qxe1" || !strings.HasSuffix(tl.errs[0].File, "Gelfand.pgn.gz") {
 		t.Fatalf("%d valid, errors %v; want 164102 and Gelfand's Qxe1", tl.valid, tl.errs)
 	}
@@ -177,15 +184,7 @@ func TestReplayChessDBOddities(t *testing.T) {
 	if err != nil || len(files) != 27 {
 		t.Fatalf("%d files, %v", len(files), err)
 	}
-	tl := newTally()
-	for _, f := range files {
-		r, err := importer.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tl.read(t, r)
-		r.Close()
-	}
+	tl := tallyFiles(t, files)
 	nulls := 0
 	for _, e := range tl.errs {
 		if e.Move == "--" {
@@ -209,15 +208,7 @@ func TestReplayPGNReadErrorSuite(t *testing.T) {
 	if err != nil || len(files) == 0 {
 		t.Fatalf("%d files, %v", len(files), err)
 	}
-	tl := newTally()
-	for _, f := range files {
-		r, err := importer.Open(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		tl.read(t, r)
-		r.Close()
-	}
+	tl := tallyFiles(t, files)
 	rejected := 0
 	for _, n := range tl.kinds {
 		rejected += n
