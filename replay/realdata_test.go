@@ -222,3 +222,50 @@ func TestReplayPGNReadErrorSuite(t *testing.T) {
 		t.Errorf("%d valid, rejected %v; want 40 of 77", tl.valid, tl.kinds)
 	}
 }
+
+// TestReplayCCPDBig5Originals replays CCPD's 58,468 original files (one
+// Big5 record each, the same game often filed under player, event and
+// opening): decoded from Big5, they hold exactly the valid games of the
+// UTF-8 unique file.
+func TestReplayCCPDBig5Originals(t *testing.T) {
+	f, err := os.Open(enginetest.SharedData(t, "xiangqi/ccpd/CCPD-Dataset-368a47a.tar.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig := newTally()
+	files := 0
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(strings.ToLower(h.Name), ".pgn") {
+			files++
+			orig.read(t, importer.NewReader(tr, h.Name))
+		}
+	}
+	r, err := importer.Open(enginetest.SharedData(t, "xiangqi/ccpd/ccpd_unique.utf8.pgn.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	uniq := newTally()
+	uniq.read(t, r)
+	if files != 58468 || len(orig.hashes) != len(uniq.hashes) || orig.kinds["unreadable"] != 0 {
+		t.Fatalf("%d files: %d distinct valid games (kinds %v); the unique file has %d", files, len(orig.hashes), orig.kinds, len(uniq.hashes))
+	}
+	for h := range uniq.hashes {
+		if !orig.hashes[h] {
+			t.Fatal("a game of the unique file is missing from the originals")
+		}
+	}
+}
