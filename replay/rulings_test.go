@@ -99,3 +99,36 @@ func TestAfterEndAndResultMismatch(t *testing.T) {
 		t.Fatalf("perpetual chase: err %v, termination %v, mismatch %q", err, g.Termination, g.Mismatch)
 	}
 }
+
+// TestResultMismatchMatchesPGNExtractFixes checks RULES X17 against
+// pgn-extract's --fixresulttags oracle: every game of its test file has a
+// Result tag that contradicts a mate or stalemate, and the result our
+// referee gives is the one pgn-extract writes in its place.
+func TestResultMismatchMatchesPGNExtractFixes(t *testing.T) {
+	dir := enginetest.SharedData(t, "chess/pgn-extract")
+	read := func(name string) []*Game {
+		r, err := importer.Open(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		var out []*Game
+		for _, rec := range readAll(t, r) {
+			var g Game
+			if err := (&Replayer{}).Replay(rec, &g); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			out = append(out, &g)
+		}
+		return out
+	}
+	in, fixed := read("infiles/test-fixresulttags-in.pgn"), read("outfiles/test-fixresulttags-out.pgn")
+	if len(in) != 5 || len(fixed) != len(in) {
+		t.Fatalf("%d games in, %d fixed", len(in), len(fixed))
+	}
+	for i, g := range in {
+		if g.Mismatch == "" || g.Termination.Result != fixed[i].Result || fixed[i].Mismatch != "" {
+			t.Errorf("game %d: mismatch %q, our result %v, pgn-extract's %v", i+1, g.Mismatch, g.Termination.Result, fixed[i].Result)
+		}
+	}
+}
