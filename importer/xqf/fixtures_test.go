@@ -56,33 +56,6 @@ func lines(rec *record.Record) [][]string {
 	return out
 }
 
-// chinese renders ICCS moves from fen in canonical Chinese notation.
-func chinese(t *testing.T, fen string, moves []string) []string {
-	t.Helper()
-	b, err := xqtest.FromFEN(fen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, m := range moves {
-		forms, err := b.Chinese(m)
-		if err != nil {
-			t.Fatalf("%s: %v", m, err)
-		}
-		out = append(out, forms[len(forms)-1]) // the plain file form
-	}
-	return out
-}
-
-// normalized turns written Chinese moves into canonical form.
-func normalized(written []string) []string {
-	var out []string
-	for _, w := range written {
-		out = append(out, xqtest.Normalize(w))
-	}
-	return out
-}
-
 // TestMoveLists checks test1.xqf and ucci_test1.xqf against walker8088's
 // expected lists (first line the FEN, then one Chinese move per line,
 // last line the result), as its test_read_xqf.py does.
@@ -113,44 +86,15 @@ func TestMoveLists(t *testing.T) {
 			if r, ok := results[result]; ok && rec.Tag("Result") != r {
 				t.Errorf("Result %q, want %q (%s)", rec.Tag("Result"), r, result)
 			}
-			var moves []string
+			var got []string
 			for i := range rec.Moves {
-				moves = append(moves, string(rec.MoveText(i)))
+				got = append(got, string(rec.MoveText(i)))
 			}
-			got := chineseAny(t, rec.FEN, moves, want)
-			if len(got) != len(want) {
-				t.Fatalf("%d moves, want %d", len(got), len(want))
-			}
-			for i := range want {
-				if got[i] != xqtest.Normalize(want[i]) {
-					t.Fatalf("ply %d: %s, want %s (%s)", i+1, got[i], xqtest.Normalize(want[i]), want[i])
-				}
+			if iccs := xqtest.ICCSOf(t, rec.FEN, want); !slices.Equal(got, iccs) {
+				t.Fatalf("moves %v, want %v (%v)", got, iccs, want)
 			}
 		})
 	}
-}
-
-// chineseAny renders moves, choosing at each ply the spelling the written
-// list uses when it is one of the accepted ones.
-func chineseAny(t *testing.T, fen string, moves, written []string) []string {
-	t.Helper()
-	b, err := xqtest.FromFEN(fen)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for i, m := range moves {
-		forms, err := b.Chinese(m)
-		if err != nil {
-			t.Fatalf("%s: %v", m, err)
-		}
-		pick := forms[0]
-		if i < len(written) && slices.Contains(forms, xqtest.Normalize(written[i])) {
-			pick = xqtest.Normalize(written[i])
-		}
-		out = append(out, pick)
-	}
-	return out
 }
 
 // TestVariationLines checks the variation trees of walker8088's
@@ -185,10 +129,10 @@ func TestVariationLines(t *testing.T) {
 			}
 			var got, want []string
 			for _, l := range lines(rec) {
-				got = append(got, strings.Join(chinese(t, rec.FEN, l), ","))
+				got = append(got, strings.Join(l, ","))
 			}
 			for _, w := range tt.want {
-				want = append(want, strings.Join(normalized(strings.Split(w, ",")), ","))
+				want = append(want, strings.Join(xqtest.ICCSOf(t, rec.FEN, strings.Split(w, ",")), ","))
 			}
 			sort.Strings(got)
 			sort.Strings(want)
@@ -254,10 +198,8 @@ func TestSameGameAsPGN(t *testing.T) {
 	for i := range prec.Moves {
 		written = append(written, string(prec.MoveText(i)))
 	}
-	got := chineseAny(t, rec.FEN, moves, written)
-	want := normalized(written)
-	if !slices.Equal(got, want) {
-		t.Errorf("moves\n XQF %q\n PGN %q", got, want)
+	if want := xqtest.ICCSOf(t, prec.FEN, written); !slices.Equal(moves, want) {
+		t.Errorf("moves\n XQF %q\n PGN %q", moves, want)
 	}
 	count := func(r *record.Record) (n int) {
 		for _, e := range r.Elements {

@@ -1,3 +1,7 @@
+// Package xqtest is test support for the importer: opening shared real
+// data, reading every record of a reader, and checking move tokens as
+// written (CCPD, walker8088 PGN, XQF move lists) against ICCS oracles with
+// the rules engine.
 package xqtest
 
 import (
@@ -5,11 +9,12 @@ import (
 	"errors"
 	"io"
 	"os"
-	"slices"
 	"strings"
 	"testing"
 
+	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/enginetest"
+	"github.com/xqdb/xqdb/engine/xiangqi"
 	"github.com/xqdb/xqdb/importer/record"
 )
 
@@ -56,33 +61,57 @@ func ReadAll(tb testing.TB, next func() (*record.Record, error)) ([]*record.Reco
 }
 
 // CheckChinese compares a record's Chinese-notation move tokens with an
-// ICCS oracle: each oracle move, played on a bare board from fen ("" is
-// the standard start) and written in every accepted spelling, must match
-// the token once normalised. It returns the number of moves that matched.
+// ICCS oracle: each token, read by the rules engine in the position the
+// oracle's moves reach from fen ("" is the standard start), must name the
+// oracle's move. It returns the number of moves that matched. Records
+// whose set-up the engine refuses (a missing general, a piece where it can
+// never stand) are not compared: 0.
 func CheckChinese(tb testing.TB, rec *record.Record, fen string, iccs []string) int {
 	tb.Helper()
 	if fen == "" {
-		fen = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
+		fen = xiangqi.StartFEN
 	}
-	b, err := FromFEN(fen)
+	p, err := xiangqi.ParseFEN(fen)
 	if err != nil {
-		tb.Errorf("%+v: %v", rec.Source, err)
 		return 0
 	}
-	for i, m := range iccs {
-		forms, err := b.Chinese(m)
-		if err != nil {
-			tb.Errorf("%+v: ply %d: %v", rec.Source, i+1, err)
-			return i
-		}
+	for i, s := range iccs {
 		if i >= len(rec.Moves) {
 			tb.Errorf("%+v: %d moves, oracle has %d", rec.Source, len(rec.Moves), len(iccs))
 			return i
 		}
-		if got := Normalize(string(rec.MoveText(i))); !slices.Contains(forms, got) {
-			tb.Errorf("%+v: ply %d token %q (%s), oracle %s = %v", rec.Source, i+1, rec.MoveText(i), got, m, forms)
+		want, ok := xiangqi.ParseICCSMove(s)
+		got, err := p.ParseMoveBytes(rec.MoveText(i), engine.Auto)
+		if !ok || err != nil || got != want {
+			tb.Errorf("%+v: ply %d token %q reads as %v (%v), oracle %s", rec.Source, i+1, rec.MoveText(i), got, err, s)
 			return i
 		}
+		p.Make(want)
 	}
 	return len(iccs)
+}
+
+// ICCSOf reads moves written in any Xiangqi notation from fen with the
+// rules engine and returns them in ICCS, so tests can compare what a
+// reader produced (XQF and DhtmlXQ give ICCS) with move lists written in
+// Chinese.
+func ICCSOf(tb testing.TB, fen string, moves []string) []string {
+	tb.Helper()
+	if fen == "" {
+		fen = xiangqi.StartFEN
+	}
+	p, err := xiangqi.ParseFEN(fen)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	for i, s := range moves {
+		m, err := p.ParseMove(s, engine.Auto)
+		if err != nil {
+			tb.Fatalf("move %d %q: %v", i+1, s, err)
+		}
+		out = append(out, xiangqi.ICCS(m))
+		p.Make(m)
+	}
+	return out
 }
