@@ -35,8 +35,10 @@ type Options struct {
 	// stats entry instead of tail postings (default 16).
 	PromoteAt int
 	// MaxRuns is how many runs may be live before the end of an import
-	// merges them into one (default 1: one run's blocks are bigger and
-	// code tighter; lookups read one value per position).
+	// merges them into one (default 8). An import that adds a fifth of the
+	// database or more merges them anyway: one run's blocks are bigger and
+	// code tighter, and lookups read one value per position; small
+	// imports into a big database do not each rewrite it.
 	MaxRuns int
 }
 
@@ -48,7 +50,7 @@ func (o Options) withDefaults() Options {
 		o.PromoteAt = 16
 	}
 	if o.MaxRuns <= 0 {
-		o.MaxRuns = 1
+		o.MaxRuns = 8
 	}
 	return o
 }

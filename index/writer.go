@@ -558,7 +558,7 @@ func (w *Writer) Close() error {
 	if err != nil {
 		return err
 	}
-	if len(w.s.man.LiveRuns) > w.s.opts.MaxRuns {
+	if live := len(w.s.man.LiveRuns); live > w.s.opts.MaxRuns || live > 1 && w.added*5 >= w.s.Games() {
 		return w.s.mergeRuns()
 	}
 	return nil
