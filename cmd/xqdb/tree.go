@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -62,10 +63,13 @@ func displayNotation(c *cli.Context, g engine.Game) (engine.Notation, error) {
 
 func openStore(c *cli.Context) (*index.Store, error) {
 	s, err := index.Open(c.String("db"), index.Options{ReadOnly: true})
-	if err != nil {
+	switch {
+	case errors.Is(err, index.ErrNoStore):
 		return nil, fmt.Errorf("%w (create one with xqdb import or xqdb demo)", err)
+	case err != nil && strings.Contains(err.Error(), "Cannot acquire directory lock"):
+		return nil, fmt.Errorf("%s is in use by another xqdb (an import?); try again when it has finished: %w", c.String("db"), err)
 	}
-	return s, nil
+	return s, err
 }
 
 var treeCommand = &cli.Command{
