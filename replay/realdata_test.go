@@ -25,6 +25,32 @@ type tally struct {
 
 func newTally() *tally { return &tally{kinds: map[string]int{}, hashes: map[[16]byte]bool{}} }
 
+// eachTarFile calls fn with every member of a gzip'd tar of the shared
+// data folder.
+func eachTarFile(t *testing.T, rel string, fn func(name string, r io.Reader)) {
+	t.Helper()
+	f, err := os.Open(enginetest.SharedData(t, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := tar.NewReader(zr)
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn(h.Name, tr)
+	}
+}
+
 // tallyFiles replays every record of the files.
 func tallyFiles(t *testing.T, files []string) *tally {
 	t.Helper()
@@ -72,33 +98,16 @@ func (t *tally) read(tb testing.TB, r *importer.Reader) {
 // walker8088-games): the XQF main lines and the GBK PGN games, with the
 // counts of the independent replay in its SOURCES.md.
 func TestReplayWalker8088(t *testing.T) {
-	f, err := os.Open(enginetest.SharedData(t, "xiangqi/walker8088-games/walker8088-cchess-games-2f4782f.tar.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	xqf, pgn := newTally(), newTally()
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := strings.ToLower(h.Name)
+	eachTarFile(t, "xiangqi/walker8088-games/walker8088-cchess-games-2f4782f.tar.gz", func(name string, r io.Reader) {
+		lower := strings.ToLower(name)
 		switch {
-		case strings.HasSuffix(name, ".xqf"):
-			xqf.read(t, importer.NewReader(tr, h.Name))
-		case strings.HasSuffix(name, ".pgn") && strings.Contains(h.Name, "已转换"):
-			pgn.read(t, importer.NewReader(tr, h.Name))
+		case strings.HasSuffix(lower, ".xqf"):
+			xqf.read(t, importer.NewReader(r, name))
+		case strings.HasSuffix(lower, ".pgn") && strings.Contains(name, "已转换"):
+			pgn.read(t, importer.NewReader(r, name))
 		}
-	}
+	})
 	emptySquare := 0
 	for _, e := range xqf.errs {
 		if Kind(e) == "illegal" && strings.Contains(e.Error(), "no piece") {
@@ -228,31 +237,14 @@ func TestReplayPGNReadErrorSuite(t *testing.T) {
 // opening): decoded from Big5, they hold exactly the valid games of the
 // UTF-8 unique file.
 func TestReplayCCPDBig5Originals(t *testing.T) {
-	f, err := os.Open(enginetest.SharedData(t, "xiangqi/ccpd/CCPD-Dataset-368a47a.tar.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	orig := newTally()
 	files := 0
-	tr := tar.NewReader(zr)
-	for {
-		h, err := tr.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strings.HasSuffix(strings.ToLower(h.Name), ".pgn") {
+	eachTarFile(t, "xiangqi/ccpd/CCPD-Dataset-368a47a.tar.gz", func(name string, r io.Reader) {
+		if strings.HasSuffix(strings.ToLower(name), ".pgn") {
 			files++
-			orig.read(t, importer.NewReader(tr, h.Name))
+			orig.read(t, importer.NewReader(r, name))
 		}
-	}
+	})
 	r, err := importer.Open(enginetest.SharedData(t, "xiangqi/ccpd/ccpd_unique.utf8.pgn.gz"))
 	if err != nil {
 		t.Fatal(err)

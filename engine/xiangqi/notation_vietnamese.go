@@ -107,15 +107,7 @@ func parseVietnameseSpec(s symbols) (moveSpec, bool) {
 
 // parseVietnamese reads a Vietnamese token in the position.
 func parseVietnamese[T text](p *Position, tok T) (engine.Move, failure) {
-	s, ok := foldASCII(tok)
-	if !ok {
-		return 0, failure{err: engine.ErrBadMove, why: whySyntax}
-	}
-	sp, ok := parseVietnameseSpec(s)
-	if !ok {
-		return 0, failure{err: engine.ErrBadMove, why: whySyntax}
-	}
-	return p.resolve(sp)
+	return parseLatin(p, tok, parseVietnameseSpec)
 }
 
 // appendVietnamese writes a move of the piece kind k, side c, in

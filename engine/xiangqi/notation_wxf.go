@@ -129,11 +129,18 @@ func parseWXFSpec(s symbols) (moveSpec, bool) {
 
 // parseWXF reads a WXF token in the position.
 func parseWXF[T text](p *Position, tok T) (engine.Move, failure) {
+	return parseLatin(p, tok, parseWXFSpec)
+}
+
+// parseLatin reads a token of a Latin-letter notation (WXF, Vietnamese):
+// folded to ASCII, read by the notation's grammar, resolved in the
+// position.
+func parseLatin[T text](p *Position, tok T, grammar func(symbols) (moveSpec, bool)) (engine.Move, failure) {
 	s, ok := foldASCII(tok)
 	if !ok {
 		return 0, failure{err: engine.ErrBadMove, why: whySyntax}
 	}
-	sp, ok := parseWXFSpec(s)
+	sp, ok := grammar(s)
 	if !ok {
 		return 0, failure{err: engine.ErrBadMove, why: whySyntax}
 	}
