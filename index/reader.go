@@ -182,8 +182,8 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 		if ply < len(r.Moves) {
 			code = games.WireCode(game, r.Moves[ply])
 		}
-		a := s.Attrs(gid)
-		one := statsOf([]occurrence{{code: code, result: a.Result, rating: a.Rating, date: a.Date}})
+		var one statsValue
+		one.add(gid, code, s.Attrs(gid))
 		mergeStatsMoves(res, one.Moves[0])
 		if withGames {
 			res.Games = append(res.Games, GameHit{gid, ply, code})

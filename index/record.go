@@ -22,10 +22,14 @@ type Source struct {
 
 // Record is a stored game: enough to replay and export it exactly.
 type Record struct {
-	ID          uint32
-	Game        engine.Game
-	StartFEN    string // empty for the standard start
-	Moves       []engine.Move
+	ID       uint32
+	Game     engine.Game
+	StartFEN string // empty for the standard start
+	Moves    []engine.Move
+	// Ranks, when not nil, holds each move's games.MoveRank (the replay
+	// computes them while it has the positions); otherwise encoding replays
+	// the game to find them.
+	Ranks       []uint8
 	Result      engine.Result
 	Termination engine.Status
 	Tags        []Tag
@@ -77,7 +81,7 @@ var ErrCorruptRecord = errors.New("index: corrupt game record")
 // the rank of the move's wire code among the legal moves' codes, one byte
 // each (no position has more than 218 legal moves). This is independent of
 // the order in which an engine generates moves.
-func encodeRecord(dst []byte, r *Record, scratch []engine.Move) ([]byte, error) {
+func encodeRecord(dst []byte, r *Record) ([]byte, error) {
 	dst = append(dst, recordVersion, byte(r.Game), byte(r.Result), byte(r.Termination))
 	dst = appendString(dst, r.StartFEN)
 	dst = binary.AppendUvarint(dst, uint64(len(r.Tags)))
@@ -94,39 +98,25 @@ func encodeRecord(dst []byte, r *Record, scratch []engine.Move) ([]byte, error) 
 		dst = append(dst, byte(ru.Status), byte(ru.Result), byte(ru.Side))
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(r.Moves)))
+	if len(r.Ranks) == len(r.Moves) {
+		return append(dst, r.Ranks...), nil
+	}
 	p, err := games.New(r.Game, r.StartFEN)
 	if err != nil {
 		return nil, err
 	}
 	for i, m := range r.Moves {
-		idx, ok := canonicalIndex(p, m, scratch)
+		idx, ok := games.MoveRank(p, m)
 		if !ok {
 			return nil, fmt.Errorf("index: game move %d is not legal", i+1)
 		}
-		dst = append(dst, idx)
+		dst = append(dst, byte(idx))
 		p.Make(m)
 	}
 	return dst, nil
 }
 
-// canonicalIndex returns how many legal moves have a smaller wire code
-// than m.
-func canonicalIndex(p engine.Position, m engine.Move, scratch []engine.Move) (byte, bool) {
-	g := p.Game()
-	code := games.WireCode(g, m)
-	n, found := 0, false
-	for _, l := range p.AppendLegalMoves(scratch[:0]) {
-		c := games.WireCode(g, l)
-		if c < code {
-			n++
-		} else if c == code {
-			found = true
-		}
-	}
-	return byte(n), found
-}
-
-// moveAtIndex is the inverse of canonicalIndex.
+// moveAtIndex is the inverse of games.MoveRank.
 func moveAtIndex(p engine.Position, idx byte, scratch []engine.Move) (engine.Move, bool) {
 	g := p.Game()
 	legal := p.AppendLegalMoves(scratch[:0])

@@ -37,8 +37,7 @@ func TestRecordRoundTrip(t *testing.T) {
 		Source:      Source{File: "games/a.pgn", Index: 3, Offset: 1234},
 		Rulings:     []engine.Ruling{{Game: engine.Xiangqi, Ply: 5, Status: engine.PerpetualChase, Result: engine.FirstWins, Side: engine.Second}},
 	}
-	var scratch [256]engine.Move
-	b, err := encodeRecord(nil, r, scratch[:])
+	b, err := encodeRecord(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,14 +60,33 @@ func TestRecordRoundTrip(t *testing.T) {
 func TestRecordFromSetupPosition(t *testing.T) {
 	fen := "4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1"
 	r := &Record{ID: 1, Game: engine.Xiangqi, StartFEN: fen, Moves: playICCS(t, fen, "e9d9", "e1f2"), Result: engine.NoResult}
-	var scratch [256]engine.Move
-	b, err := encodeRecord(nil, r, scratch[:])
+	b, err := encodeRecord(nil, r)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, err := decodeRecord(1, b)
 	if err != nil || !reflect.DeepEqual(got.Moves, r.Moves) || got.StartFEN != fen {
 		t.Fatalf("got %+v, %v", got, err)
+	}
+}
+
+// TestRecordWithReplayRanks: a record whose moves come with their ranks
+// (as the replay gives them) encodes to the same bytes as one without.
+func TestRecordWithReplayRanks(t *testing.T) {
+	r := &Record{Game: engine.Xiangqi, Moves: playICCS(t, "", "h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7", "b2b6")}
+	want, err := encodeRecord(nil, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _ := games.New(engine.Xiangqi, "")
+	for _, m := range r.Moves {
+		rank, _ := games.MoveRank(p, m)
+		r.Ranks = append(r.Ranks, uint8(rank))
+		p.Make(m)
+	}
+	got, err := encodeRecord(nil, r)
+	if err != nil || string(got) != string(want) {
+		t.Fatalf("with ranks: %v, %v; without: %v", got, err, want)
 	}
 }
 

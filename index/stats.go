@@ -3,6 +3,8 @@ package index
 import (
 	"encoding/binary"
 	"fmt"
+
+	"github.com/xqdb/xqdb/engine"
 )
 
 // EndSlot is the wire code of the "move" of a game that ended in the
@@ -45,6 +47,27 @@ type Posting struct {
 type statsValue struct {
 	Moves []MoveStats
 	Games []Posting
+}
+
+// add counts game gid, with attributes a, playing the move code here.
+func (v *statsValue) add(gid uint32, code uint16, a Attrs) {
+	s := v.slot(code)
+	m := &v.Moves[s]
+	m.Games++
+	switch a.Result {
+	case engine.FirstWins:
+		m.FirstWins++
+	case engine.SecondWins:
+		m.SecondWins++
+	case engine.Draw:
+		m.Draws++
+	}
+	if a.Rating > 0 {
+		m.RatingSum += uint64(a.Rating)
+		m.Rated++
+	}
+	m.LastDate = max(m.LastDate, a.Date)
+	v.Games = append(v.Games, Posting{gid, s})
 }
 
 func (v *statsValue) slot(code uint16) uint16 {

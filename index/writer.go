@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -27,16 +28,21 @@ type AddResult struct {
 	Duplicate bool
 }
 
-// occurrence is one game reaching one position, as the tree counts it.
+// occurrence is one game reaching one position, as the tree counts it:
+// 16 bytes, since a run sorts millions of them. The game's result, rating
+// and date are looked up by gid.
 type occurrence struct {
-	key    uint64
-	gid    uint32
-	ply    uint16 // the first ply the game reached it at
-	game   engine.Game
-	code   uint16 // wire code of the move played, or EndSlot
-	result engine.Result
-	rating uint16
-	date   uint32
+	key  uint64
+	gid  uint32
+	ply  uint16 // the first ply the game reached it at
+	code uint16 // wire code of the move played, or EndSlot
+}
+
+// gameOccurrences are the occurrences of one stored game.
+type gameOccurrences struct {
+	gid  uint32
+	game engine.Game
+	occ  []occurrence
 }
 
 type statsSetKey struct {
@@ -49,7 +55,8 @@ type Writer struct {
 	s       *Store
 	im      *mapping.IndexMappingImpl
 	next    uint32 // next gid to assign
-	occ     []occurrence
+	occ     []gameOccurrences
+	attrs   []Attrs // of the games of recs, in gid order
 	recs    []pendingGame
 	hashes  map[[16]byte]uint32
 	meta    *metaIndexer
@@ -113,14 +120,16 @@ func Prepare(g *Game) (*Prepared, error) {
 	if len(g.Keys) != len(g.Moves)+1 {
 		return nil, fmt.Errorf("index: game has %d keys for %d moves", len(g.Keys), len(g.Moves))
 	}
-	var scratch [256]engine.Move
-	b, err := encodeRecord(nil, &g.Record, scratch[:])
+	b, err := encodeRecord(nil, &g.Record)
 	if err != nil {
 		return nil, err
 	}
+	// The metadata document is built later, after the caller has reused
+	// g's slices: keep a copy of what it reads, and not the moves.
+	a := attrsOf(&g.Record)
 	rec := g.Record
-	a := attrsOf(&rec)
-	return &Prepared{rec: &rec, hash: games.GameHash(g.Game, g.Keys[0], g.Moves), bytes: b, attrs: a, occ: occurrencesOf(g, a)}, nil
+	rec.Moves, rec.Ranks, rec.Rulings = nil, nil, slices.Clone(rec.Rulings)
+	return &Prepared{rec: &rec, hash: games.GameHash(g.Game, g.Keys[0], g.Moves), bytes: b, attrs: a, occ: occurrencesOf(g)}, nil
 }
 
 // Positions returns how many distinct positions the game adds to the index.
@@ -157,10 +166,8 @@ func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
 	w.hashes[p.hash] = gid
 	w.recs = append(w.recs, pendingGame{gid, p.bytes, p.hash})
 	w.s.setAttrs(gid, p.attrs)
-	for _, o := range p.occ {
-		o.gid = gid
-		w.occ = append(w.occ, o)
-	}
+	w.attrs = append(w.attrs, p.attrs)
+	w.occ = append(w.occ, gameOccurrences{gid, p.rec.Game, p.occ})
 	w.docs = append(w.docs, pendingDoc{gid, p.rec, p.attrs})
 	w.added++
 	if len(w.recs) >= w.s.opts.RunGames {
@@ -199,34 +206,40 @@ func atoi(s string) int {
 // occurrencesOf lists each distinct position of the game once, with the
 // move played the first time it was reached (a game counts once per
 // position, as in the lichess explorer).
-func occurrencesOf(g *Game, a Attrs) []occurrence {
-	type kp struct {
-		key uint64
-		ply int
+func occurrencesOf(g *Game) []occurrence {
+	// An open-addressing set of the keys seen, at most half full: a
+	// position repeated later in the game is skipped.
+	var stack [512]uint64
+	size := 1 << bits.Len(uint(2*len(g.Keys)))
+	seen := stack[:0]
+	if size <= len(stack) {
+		seen = stack[:size]
+	} else {
+		seen = make([]uint64, size)
 	}
-	idx := make([]kp, len(g.Keys))
-	for i, k := range g.Keys {
-		idx[i] = kp{k, i}
-	}
-	slices.SortFunc(idx, func(x, y kp) int {
-		switch {
-		case x.key < y.key:
-			return -1
-		case x.key > y.key:
-			return 1
-		}
-		return x.ply - y.ply
-	})
-	out := make([]occurrence, 0, len(idx))
-	for j, e := range idx {
-		if j > 0 && idx[j-1].key == e.key {
-			continue
+	seenZero := false // 0 marks an empty slot, so key 0 is tracked apart
+	out := make([]occurrence, 0, len(g.Keys))
+	for ply, k := range g.Keys {
+		if k == 0 {
+			if seenZero {
+				continue
+			}
+			seenZero = true
+		} else {
+			i := int(k>>32) & (size - 1)
+			for seen[i] != 0 && seen[i] != k {
+				i = (i + 1) & (size - 1)
+			}
+			if seen[i] == k {
+				continue
+			}
+			seen[i] = k
 		}
 		code := uint16(EndSlot)
-		if e.ply < len(g.Moves) {
-			code = games.WireCode(g.Game, g.Moves[e.ply])
+		if ply < len(g.Moves) {
+			code = games.WireCode(g.Game, g.Moves[ply])
 		}
-		out = append(out, occurrence{key: e.key, ply: uint16(min(e.ply, 0xFFFF)), game: g.Game, code: code, result: a.Result, rating: a.Rating, date: a.Date})
+		out = append(out, occurrence{key: k, ply: uint16(min(ply, 0xFFFF)), code: code})
 	}
 	return out
 }
@@ -235,9 +248,10 @@ func occurrencesOf(g *Game, a Attrs) []occurrence {
 type runData struct {
 	run    uint32
 	recs   []pendingGame
-	occ    []occurrence
+	occ    []gameOccurrences
+	attrs  []Attrs // of recs' games, in gid order
 	docs   []pendingDoc
-	attrs  map[uint32][]byte // attribute chunks to write
+	chunks map[uint32][]byte // attribute chunks to write
 	next   uint32            // NextGid once the run is committed
 	hashes map[[16]byte]uint32
 }
@@ -255,13 +269,13 @@ func (w *Writer) Flush() error {
 		return nil
 	}
 	s := w.s
-	rd := &runData{run: s.man.NextRun, recs: w.recs, occ: w.occ, docs: w.docs, next: w.next, hashes: w.hashes,
-		attrs: s.attrChunks(w.recs[0].gid, w.next)}
+	rd := &runData{run: s.man.NextRun, recs: w.recs, occ: w.occ, attrs: w.attrs, docs: w.docs, next: w.next, hashes: w.hashes,
+		chunks: s.attrChunks(w.recs[0].gid, w.next)}
 	if err := s.updateManifest(func(m *manifest) { m.NextRun++; m.Pending = rd.run }); err != nil {
 		return err
 	}
 	w.inflight = rd
-	w.recs, w.occ, w.docs, w.hashes = nil, nil, nil, map[[16]byte]uint32{}
+	w.recs, w.occ, w.attrs, w.docs, w.hashes = nil, nil, nil, nil, map[[16]byte]uint32{}
 	w.done = make(chan error, 1)
 	go func() { w.done <- w.writeRun(rd) }()
 	w.meta.submit(rd.docs)
@@ -296,12 +310,12 @@ func (w *Writer) writeRun(rd *runData) error {
 			return err
 		}
 	}
-	for c, b := range rd.attrs {
+	for c, b := range rd.chunks {
 		if err := wb.Set(attrsKey(c), b); err != nil {
 			return err
 		}
 	}
-	if err := w.writePositions(wb, rd.run, rd.occ); err != nil {
+	if err := w.writePositions(wb, rd); err != nil {
 		return err
 	}
 	if err := wb.Flush(); err != nil {
@@ -317,38 +331,48 @@ func (w *Writer) writeRun(rd *runData) error {
 
 // writePositions routes every occurrence of the run to a stats value
 // (popular positions) or a tail block.
-func (w *Writer) writePositions(wb *badger.WriteBatch, run uint32, occ []occurrence) error {
-	occ = sortOccurrences(occ)
+func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
+	occ, starts := sortOccurrences(rd.occ)
+	firstGid := rd.recs[0].gid
+	attrsOf := func(gid uint32) Attrs { return rd.attrs[gid-firstGid] }
 	promote := w.s.opts.PromoteAt
 	var tail tailWriter
-	tail.init(w.s, wb, run)
-	for i := 0; i < len(occ); {
-		j := i + 1
-		for j < len(occ) && occ[j].key == occ[i].key && occ[j].game == occ[i].game {
-			j++
-		}
-		group := occ[i:j]
-		sk := statsSetKey{group[0].game, group[0].key}
-		_, popular := w.popular[sk]
-		if !popular && len(group) >= promote {
-			popular = true
-		}
-		if !popular && group[0].ply <= promoteByHistoryPlies {
-			seen, err := tail.countExisting(sk.game, sk.key)
-			if err != nil {
+	tail.init(w.s, wb, rd.run)
+	for b := 0; b+1 < len(starts); b++ {
+		game := engine.Game(b / tailBuckets)
+		for i, end := starts[b], starts[b+1]; i < end; {
+			j := i + 1
+			for j < end && occ[j].key == occ[i].key {
+				j++
+			}
+			group := occ[i:j]
+			sk := statsSetKey{game, group[0].key}
+			_, popular := w.popular[sk]
+			if !popular && len(group) >= promote {
+				popular = true
+			}
+			if !popular && group[0].ply <= promoteByHistoryPlies {
+				seen, err := tail.countExisting(sk.game, sk.key)
+				if err != nil {
+					return err
+				}
+				popular = len(group)+seen >= promote
+			}
+			if popular {
+				w.popular[sk] = struct{}{}
+				var v statsValue
+				v.Games = make([]Posting, 0, len(group))
+				for _, o := range group {
+					v.add(o.gid, o.code, attrsOf(o.gid))
+				}
+				if err := wb.Set(statsKey(byte(sk.game), sk.key, rd.run), encodeStats(nil, &v)); err != nil {
+					return err
+				}
+			} else if err := tail.add(game, group); err != nil {
 				return err
 			}
-			popular = len(group)+seen >= promote
+			i = j
 		}
-		if popular {
-			w.popular[sk] = struct{}{}
-			if err := wb.Set(statsKey(byte(sk.game), sk.key, run), encodeStats(nil, statsOf(group))); err != nil {
-				return err
-			}
-		} else if err := tail.add(group); err != nil {
-			return err
-		}
-		i = j
 	}
 	return tail.finish()
 }
@@ -359,66 +383,53 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, run uint32, occ []occurre
 // match could promote a position to a costly stats entry).
 const promoteByHistoryPlies = 24
 
-// sortOccurrences orders occurrences by game, key and gid: a counting sort
-// on game and tail bucket (the top key bits), then a small sort per
-// bucket, which is several times faster than one sort of millions.
-func sortOccurrences(occ []occurrence) []occurrence {
-	const nb = 1 << tailBucketBits
-	bucketOf := func(o *occurrence) int { return int(o.game)%4*nb + int(tailBucket(o.key)) }
+// tailBuckets is the number of tail buckets of one game.
+const tailBuckets = 1 << tailBucketBits
+
+// sortOccurrences gathers the run's occurrences, gids set, ordered by game,
+// key and gid: a counting sort on game and tail bucket (the top key bits),
+// then a small sort per bucket, which is several times faster than one
+// sort of millions. Bucket b (game b/tailBuckets) is out[starts[b]:starts[b+1]].
+func sortOccurrences(games []gameOccurrences) (out []occurrence, starts []int) {
+	const nb = tailBuckets
 	counts := make([]int, 4*nb+1)
-	for i := range occ {
-		counts[bucketOf(&occ[i])+1]++
+	for _, g := range games {
+		base := int(g.game) % 4 * nb
+		for _, o := range g.occ {
+			counts[base+int(tailBucket(o.key))+1]++
+		}
 	}
 	for i := 1; i < len(counts); i++ {
 		counts[i] += counts[i-1]
 	}
-	starts := slices.Clone(counts)
-	out := make([]occurrence, len(occ))
-	for i := range occ {
-		b := bucketOf(&occ[i])
-		out[counts[b]] = occ[i]
-		counts[b]++
+	starts = slices.Clone(counts)
+	out = make([]occurrence, counts[len(counts)-1])
+	for _, g := range games {
+		base := int(g.game) % 4 * nb
+		for _, o := range g.occ {
+			b := base + int(tailBucket(o.key))
+			o.gid = g.gid
+			out[counts[b]] = o
+			counts[b]++
+		}
 	}
 	for b := 0; b < 4*nb; b++ {
+		// Games arrive in gid order and the counting sort is stable, so
+		// equal keys are already in gid order.
 		part := out[starts[b]:starts[b+1]]
 		if len(part) > 1 {
-			slices.SortFunc(part, func(a, b occurrence) int {
+			slices.SortStableFunc(part, func(a, b occurrence) int {
 				switch {
 				case a.key < b.key:
 					return -1
 				case a.key > b.key:
 					return 1
 				}
-				return int(a.gid) - int(b.gid)
+				return 0
 			})
 		}
 	}
-	return out
-}
-
-// statsOf aggregates one run's occurrences of a position.
-func statsOf(group []occurrence) *statsValue {
-	v := &statsValue{Games: make([]Posting, 0, len(group))}
-	for _, o := range group {
-		s := v.slot(o.code)
-		m := &v.Moves[s]
-		m.Games++
-		switch o.result {
-		case engine.FirstWins:
-			m.FirstWins++
-		case engine.SecondWins:
-			m.SecondWins++
-		case engine.Draw:
-			m.Draws++
-		}
-		if o.rating > 0 {
-			m.RatingSum += uint64(o.rating)
-			m.Rated++
-		}
-		m.LastDate = max(m.LastDate, o.date)
-		v.Games = append(v.Games, Posting{o.gid, s})
-	}
-	return v
+	return out, starts
 }
 
 // loadPopular reads the keys of all stats values.
@@ -523,8 +534,8 @@ func (t *tailWriter) countExisting(game engine.Game, key uint64) (int, error) {
 	return n, nil
 }
 
-func (t *tailWriter) add(group []occurrence) error {
-	if err := t.enter(group[0].game, tailBucket(group[0].key)); err != nil {
+func (t *tailWriter) add(game engine.Game, group []occurrence) error {
+	if err := t.enter(game, tailBucket(group[0].key)); err != nil {
 		return err
 	}
 	for _, o := range group {

@@ -21,6 +21,9 @@ type Game struct {
 	// Keys holds the key of the position before each ply and after the
 	// last: len(Keys) == len(Moves)+1.
 	Keys []uint64
+	// Ranks holds each move's games.MoveRank when the Replayer's Ranks is
+	// set: len(Ranks) == len(Moves).
+	Ranks []uint8
 	// Final is the position after the last move.
 	Final engine.Position
 	// Status is how the final position stands (mate, stalemate, ongoing).
@@ -52,6 +55,9 @@ type Replayer struct {
 	Rules xiangqi.Rules
 	// StrictResults rejects a game whose Result tag contradicts its end.
 	StrictResults bool
+	// Ranks records each move's rank among the legal moves (games.MoveRank),
+	// the form the database stores moves in, while the position is at hand.
+	Ranks bool
 
 	// noReferee replays without adjudication: the baseline the benchmark
 	// measures the referee's cost against.
@@ -98,7 +104,7 @@ type byteParser interface {
 // Replay validates rec into out (whose slices are reused). The error, if
 // any, is a *GameError.
 func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
-	out.Moves, out.Keys, out.Rulings = out.Moves[:0], out.Keys[:0], out.Rulings[:0]
+	out.Moves, out.Keys, out.Rulings, out.Ranks = out.Moves[:0], out.Keys[:0], out.Rulings[:0], out.Ranks[:0]
 	out.Status, out.Final, out.Termination, out.Mismatch = engine.Ongoing, nil, engine.Ruling{}, ""
 	src := rec.Source
 	g := rec.Game
@@ -135,7 +141,7 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	if err != nil {
 		return newError(src, err)
 	}
-	if isStandardStart(g, pos) {
+	if rec.FEN != "" && isStandardStart(g, pos) {
 		out.StartFEN = ""
 	}
 	out.Final = pos
@@ -189,6 +195,10 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 		return e
 	}
 	for i := range rec.Moves {
+		if r.Ranks {
+			rank, _ := games.MoveRank(pos, m)
+			out.Ranks = append(out.Ranks, uint8(rank))
+		}
 		ref.Advance(m)
 		out.Moves = append(out.Moves, m)
 		out.Keys = append(out.Keys, pos.Key())

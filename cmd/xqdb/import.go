@@ -93,7 +93,7 @@ func runImport(c *cli.Context) error {
 	}
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "import")
 	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress,
-		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results")},
+		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results"), Ranks: true},
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {
 				it.prepared, it.err = index.Prepare(indexGame(&it.rec, &it.game))
@@ -150,7 +150,7 @@ func indexGame(rec *importer.Record, g *replay.Game) *index.Game {
 	}
 	return &index.Game{
 		Record: index.Record{
-			Game: g.Game, StartFEN: g.StartFEN, Moves: g.Moves, Result: g.Result, Termination: g.Termination.Status, Tags: tags,
+			Game: g.Game, StartFEN: g.StartFEN, Moves: g.Moves, Ranks: g.Ranks, Result: g.Result, Termination: g.Termination.Status, Tags: tags,
 			Rulings: g.Rulings,
 			Source:  index.Source{File: rec.Source.File, Index: rec.Source.Game, Offset: rec.Source.Offset},
 		},

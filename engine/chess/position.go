@@ -26,14 +26,9 @@ type histEntry struct {
 
 var _ engine.Position = (*Position)(nil)
 
-// NewStart returns the standard starting position.
-func NewStart() *Position {
-	p, err := ParseFEN(StartFEN)
-	if err != nil {
-		panic("chess: start position: " + err.Error())
-	}
-	return p
-}
+// NewStart returns the standard starting position (set up once by init,
+// since importers set up a start position for every game).
+func NewStart() *Position { return newPosition(startBoard) }
 
 // Reset sets p to the starting position and clears its history, keeping
 // its buffers, so one Position can replay game after game.

@@ -76,3 +76,30 @@ func GameHash(g engine.Game, startKey uint64, moves []engine.Move) [16]byte {
 	binary.BigEndian.PutUint64(h[8:], f.Sum64())
 	return h
 }
+
+// moveRanker is implemented by engines that rank a move among the legal
+// moves by wire code without sorting them.
+type moveRanker interface {
+	MoveRank(m engine.Move) (int, bool)
+}
+
+// MoveRank returns how many legal moves of p have a smaller wire code than
+// m, and whether m is legal: m's index among the legal moves sorted by wire
+// code, which does not depend on the order an engine generates them in.
+func MoveRank(p engine.Position, m engine.Move) (int, bool) {
+	if r, ok := p.(moveRanker); ok {
+		return r.MoveRank(m)
+	}
+	g := p.Game()
+	code := WireCode(g, m)
+	n, found := 0, false
+	var buf [256]engine.Move
+	for _, l := range p.AppendLegalMoves(buf[:0]) {
+		if c := WireCode(g, l); c < code {
+			n++
+		} else if c == code {
+			found = true
+		}
+	}
+	return n, found
+}

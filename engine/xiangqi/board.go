@@ -1,6 +1,10 @@
 package xiangqi
 
-import "github.com/xqdb/xqdb/engine"
+import (
+	"sync"
+
+	"github.com/xqdb/xqdb/engine"
+)
 
 // Board geometry. A square is (row<<4 | col) in a 16×16 mailbox; the playing
 // area is files a–i (col 3–11) and ranks 0–9 (row 3–12), rank 0 being Red's
@@ -141,14 +145,18 @@ type Position struct {
 // StartFEN is the standard start position (RULES X1: Red moves first).
 const StartFEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1"
 
-// NewStart returns the standard start position.
-func NewStart() *Position {
+// NewStart returns the standard start position: a copy of one parsed once,
+// since importers set up a start position for every game.
+func NewStart() *Position { return startPosition().Copy() }
+
+// startPosition is lazy: the tables ParseFEN needs are filled by init.
+var startPosition = sync.OnceValue(func() *Position {
 	p, err := ParseFEN(StartFEN)
 	if err != nil {
 		panic("xiangqi: start FEN rejected: " + err.Error())
 	}
 	return p
-}
+})
 
 // Game reports engine.Xiangqi.
 func (p *Position) Game() engine.Game { return engine.Xiangqi }
