@@ -29,10 +29,11 @@ import (
 // zero-padded keywords, and Search turns numeric comparisons on them into
 // term ranges: Bleve's numeric and datetime fields index a term per
 // precision step, which measured twice the index size for the same
-// queries.
+// queries. year and month are not indexed: Search reads them as ranges of
+// date (every field costs Bleve time per document at import).
 var (
 	phraseFields  = []string{"white", "red", "black"}
-	keywordFields = []string{"game", "round", "result", "opening", "termination", "ruling", "source", "year", "month"}
+	keywordFields = []string{"game", "round", "result", "opening", "termination", "ruling", "source"}
 	// paddedFields are numbers stored as keywords of a fixed width.
 	paddedFields = map[string]int{"date": 8, "plies": 4, "whiteelo": 4, "blackelo": 4, "redelo": 4}
 )
@@ -160,10 +161,6 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs) *docu
 	}
 	if a.Date != 0 {
 		addNumber("date", uint64(a.Date))
-		addKeyword("year", fmt.Sprintf("%04d", a.Date/10000))
-		if a.Date/100%100 != 0 {
-			addKeyword("month", fmt.Sprintf("%04d-%02d", a.Date/10000, a.Date/100%100))
-		}
 	}
 	addNumber("plies", uint64(a.Plies))
 	return d

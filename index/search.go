@@ -98,6 +98,9 @@ func adapt(q query.Query) query.Query {
 			x.Disjuncts[i] = adapt(x.Disjuncts[i])
 		}
 	case *query.MatchPhraseQuery:
+		if r, ok := dateRange(x.FieldVal, x.MatchPhrase); ok {
+			return r
+		}
 		if x.FieldVal != "" && !slices.Contains(phraseFields, x.FieldVal) {
 			m := query.NewMatchQuery(x.MatchPhrase)
 			m.SetField(x.FieldVal)
@@ -105,6 +108,27 @@ func adapt(q query.Query) query.Query {
 			return m
 		}
 	case *query.NumericRangeQuery:
+		if x.FieldVal == "year" { // a range of years is a range of dates
+			var lo, hi *float64
+			incl := func(b *bool) bool { return b == nil || *b }
+			if x.Min != nil { // year >= Y: from Y's first date; > Y: after its last
+				v := *x.Min * 10000
+				if !incl(x.InclusiveMin) {
+					v += 9999
+				}
+				lo = &v
+			}
+			if x.Max != nil { // year <= Y: up to Y's last date; < Y: before its first
+				v := *x.Max * 10000
+				if incl(x.InclusiveMax) {
+					v += 9999
+				}
+				hi = &v
+			}
+			r := query.NewNumericRangeInclusiveQuery(lo, hi, x.InclusiveMin, x.InclusiveMax)
+			r.SetField("date")
+			return adapt(r)
+		}
 		width, ok := paddedFields[x.FieldVal]
 		if !ok {
 			return q
@@ -121,6 +145,9 @@ func adapt(q query.Query) query.Query {
 		r.SetField(x.FieldVal)
 		return r
 	case *query.MatchQuery:
+		if r, ok := dateRange(x.FieldVal, x.Match); ok {
+			return r
+		}
 		if width, ok := paddedFields[x.FieldVal]; ok {
 			if v, err := strconv.ParseUint(x.Match, 10, 64); err == nil {
 				t := query.NewTermQuery(padNumber(v, width))
@@ -130,6 +157,38 @@ func adapt(q query.Query) query.Query {
 		}
 	}
 	return q
+}
+
+// dateRange reads year:1990 and month:1990-05 as the range of dates they
+// span.
+func dateRange(field, v string) (query.Query, bool) {
+	var lo uint64
+	switch field {
+	case "year":
+		y, err := strconv.ParseUint(strings.TrimSpace(v), 10, 16)
+		if err != nil {
+			return nil, false
+		}
+		lo = y * 10000
+		return dateTermRange(lo, lo+9999), true
+	case "month":
+		y, m, ok := strings.Cut(strings.TrimSpace(v), "-")
+		yy, err1 := strconv.ParseUint(y, 10, 16)
+		mm, err2 := strconv.ParseUint(m, 10, 8)
+		if !ok || err1 != nil || err2 != nil {
+			return nil, false
+		}
+		lo = yy*10000 + mm*100
+		return dateTermRange(lo, lo+99), true
+	}
+	return nil, false
+}
+
+func dateTermRange(lo, hi uint64) query.Query {
+	t := true
+	r := query.NewTermRangeInclusiveQuery(padNumber(lo, 8), padNumber(hi, 8), &t, &t)
+	r.SetField("date")
+	return r
 }
 
 // padFloat turns a numeric bound into an inclusive padded keyword bound.

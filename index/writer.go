@@ -414,18 +414,16 @@ func sortOccurrences(games []gameOccurrences) (out []occurrence, starts []int) {
 		}
 	}
 	for b := 0; b < 4*nb; b++ {
-		// Games arrive in gid order and the counting sort is stable, so
-		// equal keys are already in gid order.
 		part := out[starts[b]:starts[b+1]]
 		if len(part) > 1 {
-			slices.SortStableFunc(part, func(a, b occurrence) int {
+			slices.SortFunc(part, func(a, b occurrence) int {
 				switch {
 				case a.key < b.key:
 					return -1
 				case a.key > b.key:
 					return 1
 				}
-				return 0
+				return int(a.gid) - int(b.gid)
 			})
 		}
 	}
@@ -554,7 +552,8 @@ func (t *tailWriter) finish() error {
 }
 
 // Close flushes what is buffered, waits for the metadata index to catch
-// up, and merges runs when there are too many.
+// up, and merges runs when there are too many. Bleve's segment merge and
+// the run merge touch different stores, so they run side by side.
 func (w *Writer) Close() error {
 	err := w.Flush()
 	if werr := w.wait(); err == nil {
@@ -563,14 +562,20 @@ func (w *Writer) Close() error {
 	if merr := w.meta.close(); err == nil {
 		err = merr
 	}
-	if err == nil && w.added > 0 {
-		err = w.s.compactMeta()
-	}
 	if err != nil {
 		return err
 	}
-	if live := len(w.s.man.LiveRuns); live > w.s.opts.MaxRuns || live > 1 && w.added*5 >= w.s.Games() {
-		return w.s.mergeRuns()
+	metaDone := make(chan error, 1)
+	if w.added > 0 {
+		go func() { metaDone <- w.s.compactMeta() }()
+	} else {
+		metaDone <- nil
 	}
-	return nil
+	if live := len(w.s.man.LiveRuns); live > w.s.opts.MaxRuns || live > 1 && w.added*5 >= w.s.Games() {
+		err = w.s.mergeRuns()
+	}
+	if merr := <-metaDone; err == nil {
+		err = merr
+	}
+	return err
 }

@@ -34,8 +34,9 @@ type genInfo struct {
 	// when not in check, the checker and its ray when in single check.
 	checkMask uint64
 	// danger holds the squares the enemy attacks with our king lifted off
-	// the board.
-	danger uint64
+	// the board, once dangerOK (see safe).
+	danger   uint64
+	dangerOK bool
 	ksq    Square
 }
 
@@ -112,7 +113,31 @@ func (b *board) prepare(g *genInfo) {
 	default:
 		g.checkMask = 0
 	}
-	g.danger = b.attackMap(them, g.occ&^bit(ksq))
+	g.dangerOK = false
+}
+
+// safe returns the squares of sq the enemy does not attack once our king
+// has left its square: where the king may step. One or two squares (a SAN
+// token's target, a castled king's free neighbours) are tested one by
+// one; more take the enemy's whole attack map, computed once.
+func (b *board) safe(g *genInfo, sq uint64) uint64 {
+	if sq == 0 {
+		return 0
+	}
+	occ := g.occ &^ bit(g.ksq)
+	if rest := sq & (sq - 1); !g.dangerOK && rest&(rest-1) == 0 {
+		var out uint64
+		for t := sq; t != 0; t &= t - 1 {
+			if s := lsb(t); b.attackersTo(s, occ)&g.opp == 0 {
+				out |= bit(s)
+			}
+		}
+		return out
+	}
+	if !g.dangerOK {
+		g.danger, g.dangerOK = b.attackMap(b.side^1, occ), true
+	}
+	return sq &^ g.danger
 }
 
 // appendMoves appends a move from → t for every square t in targets.
@@ -147,7 +172,7 @@ func (b *board) genLegal(dst []engine.Move, target uint64) []engine.Move {
 	us := b.side
 	ub := Piece(us) << 3
 	ksq := g.ksq
-	dst = appendMoves(dst, ksq, kingAttacks[ksq]&^g.own&^g.danger&target)
+	dst = appendMoves(dst, ksq, b.safe(&g, kingAttacks[ksq]&^g.own&target))
 	if g.checkers&(g.checkers-1) != 0 {
 		return dst // double check: only the king moves
 	}
@@ -185,18 +210,18 @@ func (b *board) genLegal(dst []engine.Move, target uint64) []engine.Move {
 // on an attacked square.
 func (b *board) appendCastles(dst []engine.Move, g *genInfo, target uint64) []engine.Move {
 	if b.side == White {
-		if b.castle&castleWK != 0 && g.occ&(bit(F1)|bit(G1)) == 0 && g.danger&(bit(F1)|bit(G1)) == 0 && target&bit(G1) != 0 {
+		if b.castle&castleWK != 0 && target&bit(G1) != 0 && g.occ&(bit(F1)|bit(G1)) == 0 && b.safe(g, bit(F1)|bit(G1)) == bit(F1)|bit(G1) {
 			dst = append(dst, NewMove(E1, G1))
 		}
-		if b.castle&castleWQ != 0 && g.occ&(bit(B1)|bit(C1)|bit(D1)) == 0 && g.danger&(bit(C1)|bit(D1)) == 0 && target&bit(C1) != 0 {
+		if b.castle&castleWQ != 0 && target&bit(C1) != 0 && g.occ&(bit(B1)|bit(C1)|bit(D1)) == 0 && b.safe(g, bit(C1)|bit(D1)) == bit(C1)|bit(D1) {
 			dst = append(dst, NewMove(E1, C1))
 		}
 		return dst
 	}
-	if b.castle&castleBK != 0 && g.occ&(bit(F8)|bit(G8)) == 0 && g.danger&(bit(F8)|bit(G8)) == 0 && target&bit(G8) != 0 {
+	if b.castle&castleBK != 0 && target&bit(G8) != 0 && g.occ&(bit(F8)|bit(G8)) == 0 && b.safe(g, bit(F8)|bit(G8)) == bit(F8)|bit(G8) {
 		dst = append(dst, NewMove(E8, G8))
 	}
-	if b.castle&castleBQ != 0 && g.occ&(bit(B8)|bit(C8)|bit(D8)) == 0 && g.danger&(bit(C8)|bit(D8)) == 0 && target&bit(C8) != 0 {
+	if b.castle&castleBQ != 0 && target&bit(C8) != 0 && g.occ&(bit(B8)|bit(C8)|bit(D8)) == 0 && b.safe(g, bit(C8)|bit(D8)) == bit(C8)|bit(D8) {
 		dst = append(dst, NewMove(E8, C8))
 	}
 	return dst
@@ -296,7 +321,7 @@ func (b *board) countLegal() int {
 	us := b.side
 	ub := Piece(us) << 3
 	ksq := g.ksq
-	n := popcount(kingAttacks[ksq] &^ g.own &^ g.danger)
+	n := popcount(b.safe(&g, kingAttacks[ksq]&^g.own))
 	if g.checkers&(g.checkers-1) != 0 {
 		return n
 	}

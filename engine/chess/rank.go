@@ -52,7 +52,7 @@ func (b *board) countNonPromotions(g *genInfo, from, to uint64) int {
 	ksq := g.ksq
 	n := 0
 	if from&bit(ksq) != 0 {
-		n += popcount(kingAttacks[ksq] &^ g.own &^ g.danger & to)
+		n += popcount(b.safe(g, kingAttacks[ksq]&^g.own&to))
 		if g.checkers == 0 && b.castle != 0 {
 			var buf [2]engine.Move
 			n += len(b.appendCastles(buf[:0], g, to))
