@@ -52,17 +52,20 @@ type statsSetKey struct {
 
 // Writer adds games to a store in runs. It is not safe for concurrent use.
 type Writer struct {
-	s       *Store
-	im      *mapping.IndexMappingImpl
-	next    uint32 // next gid to assign
-	occ     []gameOccurrences
-	attrs   []Attrs // of the games of recs, in gid order
-	recs    []pendingGame
-	hashes  map[[16]byte]uint32
-	meta    *metaIndexer
-	popular map[statsSetKey]struct{} // positions with stats entries, loaded on first flush
-	docs    []pendingDoc
-	added   int
+	s     *Store
+	im    *mapping.IndexMappingImpl
+	next  uint32 // next gid to assign
+	occ   []gameOccurrences
+	attrs []Attrs // of the games of recs, in gid order
+	recs  []pendingGame
+	// hashes holds the games this writer added; the store is asked only
+	// for games stored before it started (startGid: none in a new store).
+	hashes   map[[16]byte]uint32
+	startGid uint32
+	meta     *metaIndexer
+	popular  map[statsSetKey]struct{} // positions with stats entries, loaded on first flush
+	docs     []pendingDoc
+	added    int
 	// the run being written in the background, and its result
 	inflight *runData
 	done     chan error
@@ -93,7 +96,7 @@ func (s *Store) NewWriter() (*Writer, error) {
 	if !ok {
 		return nil, errors.New("index: unexpected metadata mapping")
 	}
-	w := &Writer{s: s, im: im, next: s.man.NextGid, hashes: map[[16]byte]uint32{}}
+	w := &Writer{s: s, im: im, next: s.man.NextGid, startGid: s.man.NextGid, hashes: map[[16]byte]uint32{}}
 	w.meta = startMetaIndexer(s, im)
 	if err := w.meta.catchUp(); err != nil {
 		w.meta.close()
@@ -151,15 +154,12 @@ func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
 	if gid, ok := w.hashes[p.hash]; ok {
 		return AddResult{gid, true}, nil
 	}
-	if w.inflight != nil {
-		if gid, ok := w.inflight.hashes[p.hash]; ok {
+	if w.startGid > 1 {
+		if gid, ok, err := w.s.lookupHash(p.hash); err != nil {
+			return AddResult{}, err
+		} else if ok {
 			return AddResult{gid, true}, nil
 		}
-	}
-	if gid, ok, err := w.s.lookupHash(p.hash); err != nil {
-		return AddResult{}, err
-	} else if ok {
-		return AddResult{gid, true}, nil
 	}
 	gid := w.next
 	w.next++
@@ -253,7 +253,6 @@ type runData struct {
 	docs   []pendingDoc
 	chunks map[uint32][]byte // attribute chunks to write
 	next   uint32            // NextGid once the run is committed
-	hashes map[[16]byte]uint32
 }
 
 // Flush hands the buffered games to the background writer as one run
@@ -269,13 +268,13 @@ func (w *Writer) Flush() error {
 		return nil
 	}
 	s := w.s
-	rd := &runData{run: s.man.NextRun, recs: w.recs, occ: w.occ, attrs: w.attrs, docs: w.docs, next: w.next, hashes: w.hashes,
+	rd := &runData{run: s.man.NextRun, recs: w.recs, occ: w.occ, attrs: w.attrs, docs: w.docs, next: w.next,
 		chunks: s.attrChunks(w.recs[0].gid, w.next)}
 	if err := s.updateManifest(func(m *manifest) { m.NextRun++; m.Pending = rd.run }); err != nil {
 		return err
 	}
 	w.inflight = rd
-	w.recs, w.occ, w.attrs, w.docs, w.hashes = nil, nil, nil, nil, map[[16]byte]uint32{}
+	w.recs, w.occ, w.attrs, w.docs = nil, nil, nil, nil
 	w.done = make(chan error, 1)
 	go func() { w.done <- w.writeRun(rd) }()
 	w.meta.submit(rd.docs)

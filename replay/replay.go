@@ -24,8 +24,6 @@ type Game struct {
 	// Ranks holds each move's games.MoveRank when the Replayer's Ranks is
 	// set: len(Ranks) == len(Moves).
 	Ranks []uint8
-	// Final is the position after the last move.
-	Final engine.Position
 	// Status is how the final position stands (mate, stalemate, ongoing).
 	Status engine.Status
 	// Result is the record's Result tag, else its termination marker.
@@ -58,6 +56,9 @@ type Replayer struct {
 	// Ranks records each move's rank among the legal moves (games.MoveRank),
 	// the form the database stores moves in, while the position is at hand.
 	Ranks bool
+
+	// positions are set up again for each record of their game.
+	positions [4]engine.Position
 
 	// noReferee replays without adjudication: the baseline the benchmark
 	// measures the referee's cost against.
@@ -105,7 +106,7 @@ type byteParser interface {
 // any, is a *GameError.
 func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	out.Moves, out.Keys, out.Rulings, out.Ranks = out.Moves[:0], out.Keys[:0], out.Rulings[:0], out.Ranks[:0]
-	out.Status, out.Final, out.Termination, out.Mismatch = engine.Ongoing, nil, engine.Ruling{}, ""
+	out.Status, out.Termination, out.Mismatch = engine.Ongoing, engine.Ruling{}, ""
 	src := rec.Source
 	g := rec.Game
 	if r.Game != engine.UnknownGame {
@@ -137,14 +138,14 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	if len(rec.Moves) == 0 {
 		return newError(src, ErrEmpty)
 	}
-	pos, err := games.New(g, rec.FEN)
+	pos, err := games.Reuse(r.positions[g%4], g, rec.FEN)
 	if err != nil {
 		return newError(src, err)
 	}
+	r.positions[g%4] = pos
 	if rec.FEN != "" && isStandardStart(g, pos) {
 		out.StartFEN = ""
 	}
-	out.Final = pos
 	n := r.Notation
 	if n == engine.Auto {
 		n = rec.NotationHint

@@ -37,7 +37,7 @@ type genInfo struct {
 	// the board, once dangerOK (see safe).
 	danger   uint64
 	dangerOK bool
-	ksq    Square
+	ksq      Square
 }
 
 // attackersTo returns the pieces of both colours that attack s when the

@@ -31,6 +31,30 @@ func New(g engine.Game, fen string) (engine.Position, error) {
 	return nil, fmt.Errorf("games: no engine for game %v", g)
 }
 
+// resetter is implemented by positions that can be set up again in place.
+type resetter interface {
+	Reset()
+	SetFEN(fen string) error
+}
+
+// Reuse returns the position New(g, fen) would, set up in p when p is a
+// position of g (keeping its buffers, so replaying game after game does
+// not allocate a position each time), else a new one.
+func Reuse(p engine.Position, g engine.Game, fen string) (engine.Position, error) {
+	r, ok := p.(resetter)
+	if !ok || p.Game() != g {
+		return New(g, fen)
+	}
+	if fen == "" {
+		r.Reset()
+		return p, nil
+	}
+	if err := r.SetFEN(fen); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
 // StartFEN returns the standard start position of g.
 func StartFEN(g engine.Game) string {
 	switch g {

@@ -149,6 +149,27 @@ const StartFEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w 
 // since importers set up a start position for every game.
 func NewStart() *Position { return startPosition().Copy() }
 
+// Reset sets p to the start position and clears its history, keeping its
+// buffers, so one Position can replay game after game.
+func (p *Position) Reset() {
+	h := p.hist[:0]
+	*p = *startPosition()
+	p.hist = h
+}
+
+// SetFEN sets p to the position of a FEN (see ParseFEN) and clears its
+// history, keeping its buffers. On error p is unchanged.
+func (p *Position) SetFEN(fen string) error {
+	q, err := ParseFEN(fen)
+	if err != nil {
+		return err
+	}
+	h := p.hist[:0]
+	*p = *q
+	p.hist = h
+	return nil
+}
+
 // startPosition is lazy: the tables ParseFEN needs are filled by init.
 var startPosition = sync.OnceValue(func() *Position {
 	p, err := ParseFEN(StartFEN)
