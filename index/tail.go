@@ -52,12 +52,16 @@ func fingerprintBits(n int) int { return max(8, min(24, bits.Len(uint(n))-1)) }
 func encodeTail(dst []byte, es []tailEntry, width int) []byte {
 	n := len(es)
 	w := max(8, min(width, fingerprintBits(n)))
-	slices.SortFunc(es, func(a, b tailEntry) int {
+	byGid := func(a, b tailEntry) int {
 		if a.gid != b.gid {
 			return int(a.gid) - int(b.gid)
 		}
 		return cmp.Compare(printOf(a.key, w), printOf(b.key, w))
-	})
+	}
+	// Writers and merges hand entries nearly in order already.
+	if !slices.IsSortedFunc(es, byGid) {
+		slices.SortFunc(es, byGid)
+	}
 	k := 0
 	if n > 0 {
 		// Rice parameter near log2(mean gap · ln 2).

@@ -329,22 +329,31 @@ func (w *Writer) writeRun(rd *runData) error {
 }
 
 // writePositions routes every occurrence of the run to a stats value
-// (popular positions) or a tail block.
+// (popular positions) or a tail block, bucket by bucket.
 func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
-	occ, starts := sortOccurrences(rd.occ)
+	occ, starts := bucketOccurrences(rd.occ)
 	firstGid := rd.recs[0].gid
 	attrsOf := func(gid uint32) Attrs { return rd.attrs[gid-firstGid] }
 	promote := w.s.opts.PromoteAt
 	var tail tailWriter
 	tail.init(w.s, wb, rd.run)
+	var byKey []occurrence
+	var popKeys []uint64
 	for b := 0; b+1 < len(starts); b++ {
+		bucket := occ[starts[b]:starts[b+1]] // in gid order
+		if len(bucket) == 0 {
+			continue
+		}
 		game := engine.Game(b / tailBuckets)
-		for i, end := starts[b], starts[b+1]; i < end; {
+		byKey = sortByKey(append(byKey[:0], bucket...))
+		popKeys = popKeys[:0]
+		for i := 0; i < len(byKey); {
 			j := i + 1
-			for j < end && occ[j].key == occ[i].key {
+			for j < len(byKey) && byKey[j].key == byKey[i].key {
 				j++
 			}
-			group := occ[i:j]
+			group := byKey[i:j]
+			i = j
 			sk := statsSetKey{game, group[0].key}
 			_, popular := w.popular[sk]
 			if !popular && len(group) >= promote {
@@ -357,20 +366,28 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 				}
 				popular = len(group)+seen >= promote
 			}
-			if popular {
-				w.popular[sk] = struct{}{}
-				var v statsValue
-				v.Games = make([]Posting, 0, len(group))
-				for _, o := range group {
-					v.add(o.gid, o.code, attrsOf(o.gid))
-				}
-				if err := wb.Set(statsKey(byte(sk.game), sk.key, rd.run), encodeStats(nil, &v)); err != nil {
-					return err
-				}
-			} else if err := tail.add(game, group); err != nil {
+			if !popular {
+				continue
+			}
+			w.popular[sk] = struct{}{}
+			popKeys = append(popKeys, sk.key)
+			var v statsValue
+			v.Games = make([]Posting, 0, len(group))
+			for _, o := range group {
+				v.add(o.gid, o.code, attrsOf(o.gid))
+			}
+			if err := wb.Set(statsKey(byte(sk.game), sk.key, rd.run), encodeStats(nil, &v)); err != nil {
 				return err
 			}
-			i = j
+		}
+		// The tail takes the rest in gid order, as its blocks are coded.
+		if err := tail.enter(game, uint16(b%tailBuckets)); err != nil {
+			return err
+		}
+		for _, o := range bucket {
+			if !slices.Contains(popKeys, o.key) {
+				tail.entries = append(tail.entries, tailEntry{o.gid, o.key << tailBucketBits})
+			}
 		}
 	}
 	return tail.finish()
@@ -385,11 +402,11 @@ const promoteByHistoryPlies = 24
 // tailBuckets is the number of tail buckets of one game.
 const tailBuckets = 1 << tailBucketBits
 
-// sortOccurrences gathers the run's occurrences, gids set, ordered by game,
-// key and gid: a counting sort on game and tail bucket (the top key bits),
-// then a small sort per bucket, which is several times faster than one
-// sort of millions. Bucket b (game b/tailBuckets) is out[starts[b]:starts[b+1]].
-func sortOccurrences(games []gameOccurrences) (out []occurrence, starts []int) {
+// bucketOccurrences gathers the run's occurrences, gids set, by game and
+// tail bucket (the top key bits) with a counting sort, which keeps them in
+// gid order within a bucket. Bucket b (game b/tailBuckets) is
+// out[starts[b]:starts[b+1]].
+func bucketOccurrences(games []gameOccurrences) (out []occurrence, starts []int) {
 	const nb = tailBuckets
 	counts := make([]int, 4*nb+1)
 	for _, g := range games {
@@ -412,21 +429,21 @@ func sortOccurrences(games []gameOccurrences) (out []occurrence, starts []int) {
 			counts[b]++
 		}
 	}
-	for b := 0; b < 4*nb; b++ {
-		part := out[starts[b]:starts[b+1]]
-		if len(part) > 1 {
-			slices.SortFunc(part, func(a, b occurrence) int {
-				switch {
-				case a.key < b.key:
-					return -1
-				case a.key > b.key:
-					return 1
-				}
-				return int(a.gid) - int(b.gid)
-			})
-		}
-	}
 	return out, starts
+}
+
+// sortByKey orders a bucket's occurrences by key, then gid.
+func sortByKey(occ []occurrence) []occurrence {
+	slices.SortFunc(occ, func(a, b occurrence) int {
+		switch {
+		case a.key < b.key:
+			return -1
+		case a.key > b.key:
+			return 1
+		}
+		return int(a.gid) - int(b.gid)
+	})
+	return occ
 }
 
 // loadPopular reads the keys of all stats values.
@@ -529,16 +546,6 @@ func (t *tailWriter) countExisting(game engine.Game, key uint64) (int, error) {
 		}
 	}
 	return n, nil
-}
-
-func (t *tailWriter) add(game engine.Game, group []occurrence) error {
-	if err := t.enter(game, tailBucket(group[0].key)); err != nil {
-		return err
-	}
-	for _, o := range group {
-		t.entries = append(t.entries, tailEntry{o.gid, o.key << tailBucketBits})
-	}
-	return nil
 }
 
 func (t *tailWriter) finish() error {
