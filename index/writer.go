@@ -45,11 +45,6 @@ type gameOccurrences struct {
 	occ  []occurrence
 }
 
-type statsSetKey struct {
-	game engine.Game
-	key  uint64
-}
-
 // Writer adds games to a store in runs. It is not safe for concurrent use.
 type Writer struct {
 	s     *Store
@@ -63,9 +58,11 @@ type Writer struct {
 	hashes   map[[16]byte]uint32
 	startGid uint32
 	meta     *metaIndexer
-	popular  map[statsSetKey]struct{} // positions with stats entries, loaded on first flush
-	docs     []pendingDoc
-	added    int
+	// popular holds, per game (by Game%4), the keys of the positions with
+	// stats entries; loaded on the first flush.
+	popular *[4]map[uint64]struct{}
+	docs    []pendingDoc
+	added   int
 	// the run being written in the background, and its result
 	inflight *runData
 	done     chan error
@@ -345,6 +342,7 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			continue
 		}
 		game := engine.Game(b / tailBuckets)
+		popKeysOf := w.popular[game%4]
 		byKey = sortByKey(append(byKey[:0], bucket...))
 		popKeys = popKeys[:0]
 		for i := 0; i < len(byKey); {
@@ -354,13 +352,13 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			}
 			group := byKey[i:j]
 			i = j
-			sk := statsSetKey{game, group[0].key}
-			_, popular := w.popular[sk]
+			key := group[0].key
+			_, popular := popKeysOf[key]
 			if !popular && len(group) >= promote {
 				popular = true
 			}
 			if !popular && group[0].ply <= promoteByHistoryPlies {
-				seen, err := tail.countExisting(sk.game, sk.key)
+				seen, err := tail.countExisting(game, key)
 				if err != nil {
 					return err
 				}
@@ -369,14 +367,14 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			if !popular {
 				continue
 			}
-			w.popular[sk] = struct{}{}
-			popKeys = append(popKeys, sk.key)
+			popKeysOf[key] = struct{}{}
+			popKeys = append(popKeys, key)
 			var v statsValue
 			v.Games = make([]Posting, 0, len(group))
 			for _, o := range group {
 				v.add(o.gid, o.code, attrsOf(o.gid))
 			}
-			if err := wb.Set(statsKey(byte(sk.game), sk.key, rd.run), encodeStats(nil, &v)); err != nil {
+			if err := wb.Set(statsKey(byte(game), key, rd.run), encodeStats(nil, &v)); err != nil {
 				return err
 			}
 		}
@@ -448,14 +446,14 @@ func sortByKey(occ []occurrence) []occurrence {
 
 // loadPopular reads the keys of all stats values.
 func (w *Writer) loadPopular() error {
-	w.popular = map[statsSetKey]struct{}{}
+	w.popular = &[4]map[uint64]struct{}{{}, {}, {}, {}}
 	return w.s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixStats, '|'}})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := it.Item().Key()
 			if len(k) == 15 && w.s.man.live(binary.BigEndian.Uint32(k[11:])) {
-				w.popular[statsSetKey{engine.Game(k[2]), binary.BigEndian.Uint64(k[3:11])}] = struct{}{}
+				w.popular[k[2]%4][binary.BigEndian.Uint64(k[3:11])] = struct{}{}
 			}
 		}
 		return nil
