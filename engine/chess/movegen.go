@@ -169,39 +169,51 @@ func appendPawnMoves(dst []engine.Move, targets uint64, delta int) []engine.Move
 func (b *board) genLegal(dst []engine.Move, target uint64) []engine.Move {
 	var g genInfo
 	b.prepare(&g)
+	return b.genLegalFrom(dst, &g, ^uint64(0), target)
+}
+
+// genLegalFrom appends the legal moves from a square in from to a square in
+// target; g is the position's prepared genInfo. A SAN token names the
+// piece, so its parse looks at those pieces only.
+func (b *board) genLegalFrom(dst []engine.Move, g *genInfo, from, target uint64) []engine.Move {
 	us := b.side
 	ub := Piece(us) << 3
 	ksq := g.ksq
-	dst = appendMoves(dst, ksq, b.safe(&g, kingAttacks[ksq]&^g.own&target))
+	if from&bit(ksq) != 0 {
+		dst = appendMoves(dst, ksq, b.safe(g, kingAttacks[ksq]&^g.own&target))
+	}
 	if g.checkers&(g.checkers-1) != 0 {
 		return dst // double check: only the king moves
 	}
 	mask := g.checkMask & target &^ g.own
-	if g.checkers == 0 && b.castle != 0 {
-		dst = b.appendCastles(dst, &g, target)
+	if from&bit(ksq) != 0 && g.checkers == 0 && b.castle != 0 {
+		dst = b.appendCastles(dst, g, target)
 	}
-	for pcs := b.bb[ub|Piece(Knight)] &^ g.pinned; pcs != 0; pcs &= pcs - 1 {
-		from := lsb(pcs)
-		dst = appendMoves(dst, from, knightAttacks[from]&mask)
+	for pcs := b.bb[ub|Piece(Knight)] &^ g.pinned & from; pcs != 0; pcs &= pcs - 1 {
+		s := lsb(pcs)
+		dst = appendMoves(dst, s, knightAttacks[s]&mask)
 	}
 	q := b.bb[ub|Piece(Queen)]
-	for pcs := b.bb[ub|Piece(Bishop)] | q; pcs != 0; pcs &= pcs - 1 {
-		from := lsb(pcs)
-		t := bishopAttacks(from, g.occ) & mask
-		if g.pinned&bit(from) != 0 {
-			t &= lineBB[ksq][from]
+	for pcs := (b.bb[ub|Piece(Bishop)] | q) & from; pcs != 0; pcs &= pcs - 1 {
+		s := lsb(pcs)
+		t := bishopAttacks(s, g.occ) & mask
+		if g.pinned&bit(s) != 0 {
+			t &= lineBB[ksq][s]
 		}
-		dst = appendMoves(dst, from, t)
+		dst = appendMoves(dst, s, t)
 	}
-	for pcs := b.bb[ub|Piece(Rook)] | q; pcs != 0; pcs &= pcs - 1 {
-		from := lsb(pcs)
-		t := rookAttacks(from, g.occ) & mask
-		if g.pinned&bit(from) != 0 {
-			t &= lineBB[ksq][from]
+	for pcs := (b.bb[ub|Piece(Rook)] | q) & from; pcs != 0; pcs &= pcs - 1 {
+		s := lsb(pcs)
+		t := rookAttacks(s, g.occ) & mask
+		if g.pinned&bit(s) != 0 {
+			t &= lineBB[ksq][s]
 		}
-		dst = appendMoves(dst, from, t)
+		dst = appendMoves(dst, s, t)
 	}
-	return b.appendPawns(dst, &g, mask, target)
+	if b.bb[ub|Piece(Pawn)]&from == 0 {
+		return dst
+	}
+	return b.appendPawns(dst, g, from, mask, target)
 }
 
 // appendCastles appends the castling moves allowed by RULES C2: the right
@@ -279,34 +291,34 @@ func (b *board) epLegal(g *genInfo, from Square) bool {
 	return b.attackersTo(g.ksq, occ)&g.opp&^bit(capSq) == 0
 }
 
-func (b *board) appendPawns(dst []engine.Move, g *genInfo, mask, target uint64) []engine.Move {
+func (b *board) appendPawns(dst []engine.Move, g *genInfo, from, mask, target uint64) []engine.Move {
 	us := b.side
 	p1, p2, cl, cr := b.pawnTargets(g, mask)
 	if us == White {
-		dst = appendPawnMoves(dst, p1, 8)
-		dst = appendPawnMoves(dst, p2, 16)
-		dst = appendPawnMoves(dst, cl, 7)
-		dst = appendPawnMoves(dst, cr, 9)
+		dst = appendPawnMoves(dst, p1&(from<<8), 8)
+		dst = appendPawnMoves(dst, p2&(from<<16), 16)
+		dst = appendPawnMoves(dst, cl&(from<<7), 7)
+		dst = appendPawnMoves(dst, cr&(from<<9), 9)
 	} else {
-		dst = appendPawnMoves(dst, p1, -8)
-		dst = appendPawnMoves(dst, p2, -16)
-		dst = appendPawnMoves(dst, cl, -9)
-		dst = appendPawnMoves(dst, cr, -7)
+		dst = appendPawnMoves(dst, p1&(from>>8), -8)
+		dst = appendPawnMoves(dst, p2&(from>>16), -16)
+		dst = appendPawnMoves(dst, cl&(from>>9), -9)
+		dst = appendPawnMoves(dst, cr&(from>>7), -7)
 	}
-	pawns := b.bb[Piece(us)<<3|Piece(Pawn)]
+	pawns := b.bb[Piece(us)<<3|Piece(Pawn)] & from
 	if pinned := pawns & g.pinned; pinned != 0 && g.checkers == 0 {
 		for ; pinned != 0; pinned &= pinned - 1 {
-			from := lsb(pinned)
-			for t := b.pinnedPawnTargets(g, from, mask); t != 0; t &= t - 1 {
+			s := lsb(pinned)
+			for t := b.pinnedPawnTargets(g, s, mask); t != 0; t &= t - 1 {
 				to := lsb(t)
-				dst = appendPawnMoves(dst, bit(to), int(to)-int(from))
+				dst = appendPawnMoves(dst, bit(to), int(to)-int(s))
 			}
 		}
 	}
 	if b.ep != NoSquare && target&bit(b.ep) != 0 {
 		for c := pawnAttacks[us^1][b.ep] & pawns; c != 0; c &= c - 1 {
-			if from := lsb(c); b.epLegal(g, from) {
-				dst = append(dst, NewMove(from, b.ep))
+			if s := lsb(c); b.epLegal(g, s) {
+				dst = append(dst, NewMove(s, b.ep))
 			}
 		}
 	}

@@ -17,6 +17,19 @@ const historyCap = 256
 type Position struct {
 	b    board
 	hist []histEntry
+	// gen is b's check and pin information once genOK: a replay parses
+	// a move and ranks it on the same position, and both need it.
+	gen   genInfo
+	genOK bool
+}
+
+// info returns the position's prepared genInfo.
+func (p *Position) info() *genInfo {
+	if !p.genOK {
+		p.b.prepare(&p.gen)
+		p.genOK = true
+	}
+	return &p.gen
 }
 
 type histEntry struct {
@@ -33,7 +46,7 @@ func NewStart() *Position { return newPosition(startBoard) }
 // Reset sets p to the starting position and clears its history, keeping
 // its buffers, so one Position can replay game after game.
 func (p *Position) Reset() {
-	p.b = startBoard
+	p.b, p.genOK = startBoard, false
 	p.hist = p.hist[:0]
 }
 
@@ -44,7 +57,7 @@ func (p *Position) SetFEN(fen string) error {
 	if err != nil {
 		return err
 	}
-	p.b = b
+	p.b, p.genOK = b, false
 	p.hist = p.hist[:0]
 	return nil
 }
@@ -146,6 +159,7 @@ func (p *Position) Make(m engine.Move) {
 	if pc := p.b.sq[moveFrom(m)]; pc == NoPiece || pc.Color() != p.b.side {
 		panic("chess: Make " + uciString(m) + ": no piece of the side to move on its from-square")
 	}
+	p.genOK = false
 	u := p.b.doMove(m)
 	p.hist = append(p.hist, histEntry{u: u, m: m})
 }
@@ -158,6 +172,7 @@ func (p *Position) Unmake() {
 	}
 	h := p.hist[n]
 	p.hist = p.hist[:n]
+	p.genOK = false
 	p.b.undoMove(h.m, h.u)
 }
 

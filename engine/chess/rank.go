@@ -20,13 +20,12 @@ func (p *Position) MoveRank(m engine.Move) (int, bool) {
 	if movePromo(m) != NoPieceType {
 		return b.rankFromList(m)
 	}
-	var g genInfo
-	b.prepare(&g)
+	g := p.info()
 	from, to := moveFrom(m), moveTo(m)
-	if b.countNonPromotions(&g, bit(from), bit(to)) != 1 {
+	if b.countNonPromotions(g, bit(from), bit(to)) != 1 {
 		return 0, false // not legal
 	}
-	return b.countNonPromotions(&g, bit(from)-1, ^uint64(0)) + b.countNonPromotions(&g, bit(from), bit(to)-1), true
+	return b.countNonPromotions(g, bit(from)-1, ^uint64(0)) + b.countNonPromotions(g, bit(from), bit(to)-1), true
 }
 
 func (b *board) rankFromList(m engine.Move) (int, bool) {

@@ -158,7 +158,7 @@ func (p *Position) parseSAN(tok string) (engine.Move, error) {
 		}
 	}
 	var buf [maxMoves]engine.Move
-	moves := b.genLegal(buf[:0], q.target)
+	moves := b.genLegalFrom(buf[:0], p.info(), b.sanFrom(&q), q.target)
 	m, n := b.matchSAN(moves, &q)
 	if n == 0 && q.bOrPawn {
 		q.piece, q.fromFile = Bishop, -1
@@ -171,6 +171,27 @@ func (p *Position) parseSAN(tok string) (engine.Move, error) {
 		return engine.NoMove, fmt.Errorf("chess: %q: %w", tok, engine.ErrAmbiguousMove)
 	}
 	return m, nil
+}
+
+// sanFrom returns the squares a move fitting q may come from: the pieces
+// of the kind it names (and the bishops, for a lone b), on its file or
+// rank when given.
+func (b *board) sanFrom(q *sanQuery) uint64 {
+	if q.anyPiece {
+		return ^uint64(0)
+	}
+	ub := Piece(b.side) << 3
+	from := b.bb[ub|Piece(q.piece)]
+	if q.fromFile >= 0 {
+		from &= fileA << q.fromFile
+	}
+	if q.fromRank >= 0 {
+		from &= rank1 << (8 * q.fromRank)
+	}
+	if q.bOrPawn {
+		from |= b.bb[ub|Piece(Bishop)]
+	}
+	return from
 }
 
 // matchSAN returns the last of moves that fits q and how many fit.
