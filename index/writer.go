@@ -575,7 +575,7 @@ func (w *Writer) Close() error {
 	} else {
 		metaDone <- nil
 	}
-	if live := len(w.s.man.LiveRuns); live > w.s.opts.MaxRuns || live > 1 && w.added*5 >= w.s.Games() {
+	if len(w.s.man.LiveRuns) > w.s.opts.MaxRuns {
 		err = w.s.mergeRuns()
 	}
 	if merr := <-metaDone; err == nil {
