@@ -235,3 +235,42 @@ func TestOpenRefusesOtherSchema(t *testing.T) {
 		t.Fatalf("open of a newer store: %v, want ErrSchemaMismatch", err)
 	}
 }
+
+// TestPromotionAcrossRuns: a position reached by PromoteAt games gets a
+// stats entry even when no single run holds that many, whether the runs
+// come from one import (counted in memory) or from several (counted from
+// the earlier runs' tail blocks).
+func TestPromotionAcrossRuns(t *testing.T) {
+	games := [][]string{{"h2e2", "h9g7", "h0g2"}, {"h2e2", "h9g7", "b0c2"}, {"h2e2", "h9g7", "i0i1"}}
+	for _, imports := range [][]int{{3}, {1, 2}, {1, 1, 1}} {
+		s, err := Open(t.TempDir(), Options{RunGames: 1, PromoteAt: 3, MaxRuns: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := 0
+		for _, n := range imports {
+			w, err := s.NewWriter()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for ; n > 0; n-- {
+				if _, err := w.Add(newGame(t, engine.Draw, nil, games[next]...)); err != nil {
+					t.Fatal(err)
+				}
+				next++
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		popular, _, _, err := s.PositionCounts()
+		if err != nil || popular != 3 {
+			t.Errorf("imports %v: %d popular positions (%v), want 3: the start, after h2e2, after h2e2 h9g7", imports, popular, err)
+		}
+		st, _ := s.Position(engine.Xiangqi, position(t, "h2e2", "h9g7"), false)
+		if totalGames(st.Moves) != 3 {
+			t.Errorf("imports %v: after h2e2 h9g7: %+v", imports, st.Moves)
+		}
+		s.Close()
+	}
+}

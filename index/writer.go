@@ -61,8 +61,13 @@ type Writer struct {
 	// popular holds, per game (by Game%4), the keys of the positions with
 	// stats entries; loaded on the first flush.
 	popular *[4]map[uint64]struct{}
-	docs    []pendingDoc
-	added   int
+	// early counts, per game, the games of this writer's runs that reached
+	// each opening position (ply <= promoteByHistoryPlies) left in the tail:
+	// when the store had no runs before, this is the history promotion
+	// needs, without decoding earlier runs' tail blocks. Nil otherwise.
+	early *[4]map[uint64]int
+	docs  []pendingDoc
+	added int
 	// the run being written in the background, and its result
 	inflight *runData
 	done     chan error
@@ -94,6 +99,9 @@ func (s *Store) NewWriter() (*Writer, error) {
 		return nil, errors.New("index: unexpected metadata mapping")
 	}
 	w := &Writer{s: s, im: im, next: s.man.NextGid, startGid: s.man.NextGid, hashes: map[[16]byte]uint32{}}
+	if len(s.man.LiveRuns) == 0 {
+		w.early = &[4]map[uint64]int{{}, {}, {}, {}}
+	}
 	w.meta = startMetaIndexer(s, im)
 	if err := w.meta.catchUp(); err != nil {
 		w.meta.close()
@@ -358,9 +366,15 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 				popular = true
 			}
 			if !popular && group[0].ply <= promoteByHistoryPlies {
-				seen, err := tail.countExisting(game, key)
-				if err != nil {
-					return err
+				seen := 0
+				if w.early != nil {
+					seen = w.early[game%4][key]
+					w.early[game%4][key] = seen + len(group)
+				} else {
+					var err error
+					if seen, err = tail.countExisting(game, key); err != nil {
+						return err
+					}
 				}
 				popular = len(group)+seen >= promote
 			}
