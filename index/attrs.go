@@ -9,18 +9,20 @@ import (
 )
 
 // Attrs are the per-game facts queries filter and sort on without reading
-// whole records: kept in chunks of attrsPerChunk games, 10 bytes each.
+// whole records, and the hash imports recognise the game by: kept in
+// chunks of attrsPerChunk games, 18 bytes each, loaded whole into memory.
 type Attrs struct {
 	Game   engine.Game
 	Result engine.Result
 	Date   uint32 // yyyymmdd; zero parts unknown
 	Rating uint16 // average of the known player ratings, 0 unknown
 	Plies  uint16
+	Hash   uint64 // de-duplication hash (foldHash of games.GameHash)
 }
 
 const (
 	attrsPerChunk = 4096
-	attrsSize     = 10
+	attrsSize     = 18
 )
 
 func putAttrs(b []byte, a Attrs) {
@@ -29,6 +31,7 @@ func putAttrs(b []byte, a Attrs) {
 	binary.BigEndian.PutUint32(b[2:], a.Date)
 	binary.BigEndian.PutUint16(b[6:], a.Rating)
 	binary.BigEndian.PutUint16(b[8:], a.Plies)
+	binary.BigEndian.PutUint64(b[10:], a.Hash)
 }
 
 func getAttrs(b []byte) Attrs {
@@ -38,6 +41,7 @@ func getAttrs(b []byte) Attrs {
 		Date:   binary.BigEndian.Uint32(b[2:]),
 		Rating: binary.BigEndian.Uint16(b[6:]),
 		Plies:  binary.BigEndian.Uint16(b[8:]),
+		Hash:   binary.BigEndian.Uint64(b[10:]),
 	}
 }
 

@@ -2,33 +2,44 @@
 // records, the position index and per-position move statistics; Bleve holds
 // one metadata document per game. It knows nothing of notation or the CLI.
 //
-// Position index, in two tiers (DESIGN "Keys and storage"):
+// Position index, in two tiers (DESIGN "Keys and storage"; keys.go has
+// the byte layouts):
 //
-//   - Popular positions (reached by at least PromoteAt games) have a stats
-//     entry s|key with per-next-move aggregates (games, wins, draws,
-//     losses, rating sum, last date) and per-run game lists l|key|run
-//     (game id deltas + the slot of the move played), so a tree query on
-//     the start position reads one value, not 100,000 games.
-//   - Every other occurrence goes to the tail: per 16-bit key bucket and
-//     per import run, a block t|bucket|run of (16-bit fingerprint, game
-//     id) pairs, Rice-coded, about 3.5 bytes per position. A lookup reads
-//     the bucket's blocks and replays the few candidate games, which both
-//     verifies the real position (64-bit keys can collide) and recovers the
-//     ply, the next move and the result.
+//   - Popular positions (reached by at least PromoteAt games, counted
+//     across runs) have, per import run, a stats value s|game|key|run:
+//     per-next-move aggregates (games, wins, draws, losses, rating sum,
+//     last date) and the run's game list (gid deltas and the slot of the
+//     move played), so a tree query on the start position reads a few
+//     values, not 100,000 games.
+//   - Every other occurrence goes to the tail: per game, 14-bit key bucket
+//     and run, a block t|game|bucket|run of (gid, fingerprint) pairs,
+//     Rice-coded gid gaps and fingerprints only as wide as the block needs.
+//     A lookup reads the bucket's blocks and replays the few candidate
+//     games, which both verifies the real position (64-bit keys can
+//     collide) and recovers the ply, the next move and the result.
+//
+// Games are records g|gid (record.go) and attributes in chunks a|chunk of
+// 4096 games (date, result, rating, plies and the de-duplication hash),
+// which readers and writers hold in memory.
 //
 // Imports are batched into runs. A run writes everything keyed so that
 // redoing it rewrites the same bytes, then commits by updating the manifest
-// (next game id, live runs, per-file progress). After a crash the next
-// import redoes the uncommitted run: nothing is lost or doubled.
+// (next game id, live runs). After a crash the next import redoes the
+// uncommitted run: nothing is lost or doubled. Past MaxRuns live runs, the
+// end of an import merges them into one.
 //
 //	file         what
 //	keys.go      key prefixes and byte layouts (the on-disk format)
 //	record.go    compact game records and the canonical move index
-//	attrs.go     per-game attributes (date, result, rating) in chunks
+//	attrs.go     per-game attributes (date, result, rating, hash) in chunks
 //	tail.go      Rice-coded tail blocks
 //	stats.go     popular-position stats entries and game lists
 //	meta.go      Bleve mapping and documents
 //	store.go     Open/Close, schema version, manifest
 //	writer.go    the import writer: dedupe, runs, flush, commit
+//	merge.go     merging runs
+//	metaindex.go feeding Bleve in the background
 //	reader.go    lookups: positions, games, attributes
+//	search.go    metadata queries (Bleve query strings, adapted to the fields)
+//	usage.go     bytes on disk per key kind (xqdb stats)
 package index

@@ -5,15 +5,14 @@ import "encoding/binary"
 // SchemaVersion is the on-disk format version. Changing any byte layout in
 // this package, or a game's Zobrist table, is a migration: bump it, and
 // Open refuses stores of another version.
-const SchemaVersion = 2
+const SchemaVersion = 3
 
 // Key prefixes. One byte each, then a separator for readability in dumps.
 const (
 	prefixVersion  = 'v' // v|                → schema version (uvarint)
 	prefixManifest = 'm' // m|                → manifest (see store.go)
 	prefixGame     = 'g' // g|gid(4)          → game record (record.go)
-	prefixAttrs    = 'a' // a|chunk(4)        → attributes of 4096 games (attrs.go)
-	prefixHash     = 'h' // h|hash(8)         → gid(4): de-duplication
+	prefixAttrs    = 'a' // a|chunk(4)        → attributes (and de-duplication hashes) of 4096 games (attrs.go)
 	prefixStats    = 's' // s|game(1)|key(8)|run(4) → stats and game list of one run (stats.go)
 	prefixTail     = 't' // t|game(1)|bucket(2)|run(4) → tail block (tail.go)
 )
@@ -30,11 +29,11 @@ func attrsKey(chunk uint32) []byte {
 	return k
 }
 
-// hashKey folds a game hash to 64 bits: collisions among a billion games
-// are still unlikely (about 1 in 37), and the key is half the size.
-func hashKey(h [16]byte) []byte {
-	v := binary.BigEndian.Uint64(h[:8]) ^ binary.BigEndian.Uint64(h[8:])*0x9e3779b97f4a7c15
-	return binary.BigEndian.AppendUint64([]byte{prefixHash, '|'}, v)
+// foldHash folds a game hash (games.GameHash) to the 64 bits stored with
+// its attributes: collisions among a billion games are still unlikely
+// (about 1 in 37).
+func foldHash(h [16]byte) uint64 {
+	return binary.BigEndian.Uint64(h[:8]) ^ binary.BigEndian.Uint64(h[8:])*0x9e3779b97f4a7c15
 }
 
 func statsPrefix(game byte, key uint64) []byte {

@@ -3,35 +3,9 @@ package index
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 
 	"github.com/dgraph-io/badger/v4"
 )
-
-// lookupHash returns the gid of a stored game with hash h. Hashes written
-// by an uncommitted run (gid ≥ NextGid) do not count.
-func (s *Store) lookupHash(h [16]byte) (uint32, bool, error) {
-	var gid uint32
-	err := s.db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(hashKey(h))
-		if err != nil {
-			return err
-		}
-		return item.Value(func(v []byte) error {
-			if len(v) == 4 {
-				gid = binary.BigEndian.Uint32(v)
-			}
-			return nil
-		})
-	})
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return 0, false, nil
-	}
-	if err != nil {
-		return 0, false, err
-	}
-	return gid, gid != 0 && gid < s.committedGid(), nil
-}
 
 // mergeRuns rewrites all live runs' stats values and tail blocks as one new
 // run, so lookups read one value per position and one block per bucket.

@@ -32,7 +32,7 @@ import (
 // queries. year and month are not indexed: Search reads them as ranges of
 // date (every field costs Bleve time per document at import).
 var (
-	phraseFields  = []string{"white", "red", "black"}
+	phraseFields  = []string{"white", "black"}
 	keywordFields = []string{"game", "round", "result", "opening", "termination", "ruling", "source"}
 	// paddedFields are numbers stored as keywords of a fixed width.
 	paddedFields = map[string]int{"date": 8, "plies": 4, "whiteelo": 4, "blackelo": 4, "redelo": 4}
@@ -150,11 +150,8 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs) *docu
 			if v, err := strconv.ParseUint(strings.TrimSpace(t.Value), 10, 32); err == nil && v < 10000 {
 				addNumber(field, v)
 			}
-		case "white":
+		case "white": // and Red: Search reads red: as white:
 			addText("white", t.Value)
-			if name == "red" {
-				addText("red", t.Value)
-			}
 		default:
 			addText(field, t.Value)
 		}

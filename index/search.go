@@ -80,10 +80,14 @@ func parseQuery(q string) (query.Query, error) {
 	return adapt(parsed), nil
 }
 
-// adapt fits a parsed query to how fields are indexed: numeric queries on
+// adapt fits a parsed query to how fields are indexed: red means white,
+// numeric queries on
 // padded keyword fields become term ranges and padded terms, and a phrase
 // on a field indexed without positions becomes "all these words".
 func adapt(q query.Query) query.Query {
+	if f, ok := q.(query.FieldableQuery); ok && f.Field() == "red" {
+		f.SetField("white") // Red is White's name in Xiangqi; indexed once
+	}
 	switch x := q.(type) {
 	case *query.BooleanQuery:
 		x.Must = adapt(x.Must)

@@ -201,14 +201,6 @@ func (s *Store) updateManifest(change func(m *manifest)) error {
 	return s.db.Sync()
 }
 
-// committedGid returns NextGid under the manifest lock (a writer's
-// background run commits while the importing goroutine reads it).
-func (s *Store) committedGid() uint32 {
-	s.manMu.Lock()
-	defer s.manMu.Unlock()
-	return s.man.NextGid
-}
-
 func (s *Store) metaUpTo() uint32 {
 	s.manMu.Lock()
 	defer s.manMu.Unlock()
@@ -258,15 +250,6 @@ func (s *Store) isGarbage(k []byte, item *badger.Item) bool {
 	switch k[0] {
 	case prefixGame:
 		return len(k) == 6 && binary.BigEndian.Uint32(k[2:]) >= s.man.NextGid
-	case prefixHash:
-		var gid uint32
-		_ = item.Value(func(v []byte) error {
-			if len(v) == 4 {
-				gid = binary.BigEndian.Uint32(v)
-			}
-			return nil
-		})
-		return gid >= s.man.NextGid
 	case prefixStats, prefixTail:
 		return len(k) >= 4 && !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:]))
 	}

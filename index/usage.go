@@ -18,7 +18,7 @@ type Usage struct {
 
 var prefixNames = map[byte]string{
 	prefixVersion: "version", prefixManifest: "manifest", prefixGame: "games", prefixAttrs: "attributes",
-	prefixHash: "hashes", prefixStats: "popular_positions", prefixTail: "tail_postings",
+	prefixStats: "popular_positions", prefixTail: "tail_postings",
 }
 
 // Usage walks the store and reports entries and raw bytes per kind of key.

@@ -53,11 +53,10 @@ type Writer struct {
 	occ   []gameOccurrences
 	attrs []Attrs // of the games of recs, in gid order
 	recs  []pendingGame
-	// hashes holds the games this writer added; the store is asked only
-	// for games stored before it started (startGid: none in a new store).
-	hashes   map[[16]byte]uint32
-	startGid uint32
-	meta     *metaIndexer
+	// hashes maps the de-duplication hash (Attrs.Hash) of every stored
+	// game to its gid, loaded from the attributes when the writer starts.
+	hashes map[uint64]uint32
+	meta   *metaIndexer
 	// popular holds, per game (by Game%4), the keys of the positions with
 	// stats entries; loaded on the first flush.
 	popular *[4]map[uint64]struct{}
@@ -81,9 +80,8 @@ type pendingDoc struct {
 }
 
 type pendingGame struct {
-	gid  uint32
-	rec  []byte
-	hash [16]byte
+	gid uint32
+	rec []byte
 }
 
 // NewWriter starts writing to the store.
@@ -98,7 +96,12 @@ func (s *Store) NewWriter() (*Writer, error) {
 	if !ok {
 		return nil, errors.New("index: unexpected metadata mapping")
 	}
-	w := &Writer{s: s, im: im, next: s.man.NextGid, startGid: s.man.NextGid, hashes: map[[16]byte]uint32{}}
+	w := &Writer{s: s, im: im, next: s.man.NextGid, hashes: make(map[uint64]uint32, len(s.attrs))}
+	for gid := uint32(1); gid < s.man.NextGid && int(gid) < len(s.attrs); gid++ {
+		if _, dup := w.hashes[s.attrs[gid].Hash]; !dup {
+			w.hashes[s.attrs[gid].Hash] = gid
+		}
+	}
 	if len(s.man.LiveRuns) == 0 {
 		w.early = &[4]map[uint64]int{{}, {}, {}, {}}
 	}
@@ -117,7 +120,6 @@ func (w *Writer) Added() int { return w.added }
 // order-independent work, which import workers do in parallel.
 type Prepared struct {
 	rec   *Record
-	hash  [16]byte
 	bytes []byte
 	attrs Attrs
 	occ   []occurrence // gid filled in by AddPrepared
@@ -137,7 +139,8 @@ func Prepare(g *Game) (*Prepared, error) {
 	a := attrsOf(&g.Record)
 	rec := g.Record
 	rec.Moves, rec.Ranks, rec.Rulings = nil, nil, slices.Clone(rec.Rulings)
-	return &Prepared{rec: &rec, hash: games.GameHash(g.Game, g.Keys[0], g.Moves), bytes: b, attrs: a, occ: occurrencesOf(g)}, nil
+	a.Hash = foldHash(games.GameHash(g.Game, g.Keys[0], g.Moves))
+	return &Prepared{rec: &rec, bytes: b, attrs: a, occ: occurrencesOf(g)}, nil
 }
 
 // Positions returns how many distinct positions the game adds to the index.
@@ -156,20 +159,13 @@ func (w *Writer) Add(g *Game) (AddResult, error) {
 // AddPrepared stores a prepared game unless it is already stored. Games
 // get their ids in the order they are added.
 func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
-	if gid, ok := w.hashes[p.hash]; ok {
+	if gid, ok := w.hashes[p.attrs.Hash]; ok {
 		return AddResult{gid, true}, nil
-	}
-	if w.startGid > 1 {
-		if gid, ok, err := w.s.lookupHash(p.hash); err != nil {
-			return AddResult{}, err
-		} else if ok {
-			return AddResult{gid, true}, nil
-		}
 	}
 	gid := w.next
 	w.next++
-	w.hashes[p.hash] = gid
-	w.recs = append(w.recs, pendingGame{gid, p.bytes, p.hash})
+	w.hashes[p.attrs.Hash] = gid
+	w.recs = append(w.recs, pendingGame{gid, p.bytes})
 	w.s.setAttrs(gid, p.attrs)
 	w.attrs = append(w.attrs, p.attrs)
 	w.occ = append(w.occ, gameOccurrences{gid, p.rec.Game, p.occ})
@@ -308,9 +304,6 @@ func (w *Writer) writeRun(rd *runData) error {
 	defer wb.Cancel()
 	for _, p := range rd.recs {
 		if err := wb.Set(gameKey(p.gid), p.rec); err != nil {
-			return err
-		}
-		if err := wb.Set(hashKey(p.hash), binary.BigEndian.AppendUint32(nil, p.gid)); err != nil {
 			return err
 		}
 	}
