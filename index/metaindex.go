@@ -23,21 +23,43 @@ import (
 type metaIndexer struct {
 	s    *Store
 	im   *mapping.IndexMappingImpl
-	jobs chan []pendingDoc
 	done chan struct{}
-	mu   sync.Mutex
-	err  error
+
+	mu      sync.Mutex
+	changed *sync.Cond // queue or closing changed
+	queue   [][]pendingDoc
+	queued  int // documents in queue
+	closing bool
+	err     error
 }
 
+// maxQueuedDocs bounds the documents waiting for Bleve (about half a
+// kilobyte each): past it, submit waits.
+const maxQueuedDocs = 200_000
+
 func startMetaIndexer(s *Store, im *mapping.IndexMappingImpl) *metaIndexer {
-	m := &metaIndexer{s: s, im: im, jobs: make(chan []pendingDoc, 1), done: make(chan struct{})}
+	m := &metaIndexer{s: s, im: im, done: make(chan struct{})}
+	m.changed = sync.NewCond(&m.mu)
 	go m.loop()
 	return m
 }
 
 func (m *metaIndexer) loop() {
 	defer close(m.done)
-	for docs := range m.jobs {
+	for {
+		m.mu.Lock()
+		for len(m.queue) == 0 && !m.closing {
+			m.changed.Wait()
+		}
+		if len(m.queue) == 0 {
+			m.mu.Unlock()
+			return
+		}
+		docs := m.queue[0]
+		m.queue = m.queue[1:]
+		m.queued -= len(docs)
+		m.changed.Broadcast()
+		m.mu.Unlock()
 		if err := m.index(docs); err != nil {
 			m.mu.Lock()
 			if m.err == nil {
@@ -48,12 +70,21 @@ func (m *metaIndexer) loop() {
 	}
 }
 
-// submit queues the documents of a committed run (blocking while the
-// previous run is still being indexed).
+// submit queues documents for indexing. It returns at once unless Bleve
+// is far behind: the import goes on while Bleve catches up, rather than
+// both taking turns.
 func (m *metaIndexer) submit(docs []pendingDoc) {
-	if len(docs) > 0 {
-		m.jobs <- docs
+	if len(docs) == 0 {
+		return
 	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for m.queued >= maxQueuedDocs {
+		m.changed.Wait()
+	}
+	m.queue = append(m.queue, docs)
+	m.queued += len(docs)
+	m.changed.Broadcast()
 }
 
 func (m *metaIndexer) index(docs []pendingDoc) error {
@@ -91,7 +122,10 @@ func (m *metaIndexer) catchUp() error {
 
 // close waits for queued documents and returns the first error.
 func (m *metaIndexer) close() error {
-	close(m.jobs)
+	m.mu.Lock()
+	m.closing = true
+	m.changed.Broadcast()
+	m.mu.Unlock()
 	<-m.done
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -99,7 +133,7 @@ func (m *metaIndexer) close() error {
 }
 
 // compactMeta merges Bleve's segments into one: an import writes a segment
-// per run, and one segment is smaller and faster to search.
+// per batch, and one segment is smaller and faster to search.
 func (s *Store) compactMeta() error {
 	adv, err := s.meta.Advanced()
 	if err != nil {
@@ -109,17 +143,20 @@ func (s *Store) compactMeta() error {
 	if !ok {
 		return nil
 	}
-	if err := sc.ForceMerge(context.Background(), &mergeplan.SingleSegmentMergePlanOptions); err != nil {
-		return err
-	}
 	// Scorch deletes the replaced segment files once it has persisted the
-	// merged snapshot; give it a moment so the disk shows one segment.
+	// merged snapshot. A merge of its own that was under way when ours
+	// began can leave a second segment: merge again then.
 	store := filepath.Join(s.dir, "meta.bleve", "store")
-	for i := 0; i < 50; i++ {
-		if zaps, _ := filepath.Glob(filepath.Join(store, "*.zap")); len(zaps) <= 1 {
-			break
+	for attempt := 0; attempt < 3; attempt++ {
+		if err := sc.ForceMerge(context.Background(), &mergeplan.SingleSegmentMergePlanOptions); err != nil {
+			return err
 		}
-		time.Sleep(100 * time.Millisecond)
+		for i := 0; i < 25; i++ {
+			if zaps, _ := filepath.Glob(filepath.Join(store, "*.zap")); len(zaps) <= 1 {
+				return nil
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
 	}
 	return nil
 }

@@ -170,12 +170,21 @@ func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
 	w.attrs = append(w.attrs, p.attrs)
 	w.occ = append(w.occ, gameOccurrences{gid, p.rec.Game, p.occ})
 	w.docs = append(w.docs, pendingDoc{gid, p.rec, p.attrs})
+	if len(w.docs) >= metaBatchDocs {
+		w.meta.submit(w.docs)
+		w.docs = nil
+	}
 	w.added++
 	if len(w.recs) >= w.s.opts.RunGames {
 		return AddResult{Gid: gid}, w.Flush()
 	}
 	return AddResult{Gid: gid}, nil
 }
+
+// metaBatchDocs is how many metadata documents go to Bleve at once. Bleve
+// indexes on one goroutine; batches smaller than a run start it sooner and
+// leave it less to do after the last game is read.
+const metaBatchDocs = 10_000
 
 // attrsOf extracts the per-game attributes from a record's tags.
 func attrsOf(r *Record) Attrs {
