@@ -2,6 +2,7 @@ package index
 
 import (
 	"fmt"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"os"
 	"regexp"
 	"slices"
@@ -68,7 +69,9 @@ func metaMapping() *mapping.IndexMappingImpl {
 
 func openMeta(path string, readOnly bool) (bleve.Index, error) {
 	if _, err := os.Stat(path); err == nil {
-		idx, err := bleve.OpenUsing(path, map[string]interface{}{"read_only": readOnly, "numSnapshotsToKeep": 0})
+		cfg := scorchConfig()
+		cfg["read_only"] = readOnly
+		idx, err := bleve.OpenUsing(path, cfg)
 		if err != nil {
 			return nil, fmt.Errorf("index: open metadata %s: %w", path, err)
 		}
@@ -77,13 +80,31 @@ func openMeta(path string, readOnly bool) (bleve.Index, error) {
 	if readOnly {
 		return nil, fmt.Errorf("%w: no metadata index in %s", ErrNoStore, path)
 	}
-	// Keep no old snapshots: xqdb never rolls the metadata back, and old
-	// snapshots pin the segment files a merge replaced.
-	idx, err := bleve.NewUsing(path, metaMapping(), "scorch", "scorch", map[string]interface{}{"numSnapshotsToKeep": 0})
+	idx, err := bleve.NewUsing(path, metaMapping(), "scorch", "scorch", scorchConfig())
 	if err != nil {
 		return nil, fmt.Errorf("index: create metadata %s: %w", path, err)
 	}
 	return idx, nil
+}
+
+// scorchConfig keeps no old snapshots (xqdb never rolls the metadata back,
+// and old snapshots pin the segment files a merge replaced) and lets many
+// segments pile up before Bleve merges them on its own: every import ends
+// by merging them all into one (compactMeta), so merging them in tiers
+// during the import only repeats that work.
+func scorchConfig() map[string]interface{} {
+	return map[string]interface{}{
+		"numSnapshotsToKeep": 0,
+		"scorchMergePlanOptions": map[string]interface{}{
+			"MaxSegmentsPerTier":   100,
+			"MaxSegmentSize":       mergeplan.DefaultMergePlanOptions.MaxSegmentSize,
+			"MaxSegmentFileSize":   mergeplan.DefaultMergePlanOptions.MaxSegmentFileSize,
+			"TierGrowth":           mergeplan.DefaultMergePlanOptions.TierGrowth,
+			"SegmentsPerMergeTask": mergeplan.DefaultMergePlanOptions.SegmentsPerMergeTask,
+			"FloorSegmentSize":     mergeplan.DefaultMergePlanOptions.FloorSegmentSize,
+			"ReclaimDeletesWeight": mergeplan.DefaultMergePlanOptions.ReclaimDeletesWeight,
+		},
+	}
 }
 
 // docID is a game's Bleve document id: its gid in decimal.

@@ -132,6 +132,14 @@ func (m *metaIndexer) close() error {
 	return m.err
 }
 
+// oneSegment merges every segment in one task (Bleve's own single-segment
+// plan merges ten at a time, which leaves two segments past ten).
+var oneSegment = func() mergeplan.MergePlanOptions {
+	o := mergeplan.SingleSegmentMergePlanOptions
+	o.SegmentsPerMergeTask = 1 << 20
+	return o
+}()
+
 // compactMeta merges Bleve's segments into one: an import writes a segment
 // per batch, and one segment is smaller and faster to search.
 func (s *Store) compactMeta() error {
@@ -148,7 +156,7 @@ func (s *Store) compactMeta() error {
 	// began can leave a second segment: merge again then.
 	store := filepath.Join(s.dir, "meta.bleve", "store")
 	for attempt := 0; attempt < 3; attempt++ {
-		if err := sc.ForceMerge(context.Background(), &mergeplan.SingleSegmentMergePlanOptions); err != nil {
+		if err := sc.ForceMerge(context.Background(), &oneSegment); err != nil {
 			return err
 		}
 		for i := 0; i < 25; i++ {
