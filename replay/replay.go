@@ -43,7 +43,8 @@ type Game struct {
 }
 
 // Replayer validates records. It is not safe for concurrent use: give
-// each worker its own.
+// each worker its own, copied from a Replayer that has not replayed yet
+// (a used one carries the positions it sets up again for each record).
 type Replayer struct {
 	// Game forces the game of every record (UnknownGame: as detected).
 	Game engine.Game
