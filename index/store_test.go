@@ -2,6 +2,7 @@ package index
 
 import (
 	"errors"
+	"path/filepath"
 	"testing"
 
 	"github.com/dgraph-io/badger/v4"
@@ -272,5 +273,46 @@ func TestPromotionAcrossRuns(t *testing.T) {
 			t.Errorf("imports %v: after h2e2 h9g7: %+v", imports, st.Moves)
 		}
 		s.Close()
+	}
+}
+
+// TestMetadataAfterManyBatches: documents reach Bleve in many small
+// batches (a segment each), and the end of the import leaves one segment
+// holding them all.
+func TestMetadataAfterManyBatches(t *testing.T) {
+	defer func(n int) { metaBatchDocs = n }(metaBatchDocs)
+	metaBatchDocs = 2
+	dir := t.TempDir()
+	s, err := Open(dir, Options{RunGames: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w, err := s.NewWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 30 distinct games: the first two moves of each differ.
+	firsts := []string{"h2e2", "b2e2", "c3c4", "g3g4", "h0g2", "b0c2"}
+	replies := []string{"h9g7", "b9c7", "c6c5", "g6g5", "h7e7"}
+	n := 0
+	for _, a := range firsts {
+		for _, b := range replies {
+			if _, err := w.Add(newGame(t, engine.Draw, []Tag{{"Event", "Batch test"}}, a, b)); err != nil {
+				t.Fatal(err)
+			}
+			n++
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zaps, _ := filepath.Glob(filepath.Join(dir, "meta.bleve", "store", "*.zap"))
+	if len(zaps) != 1 {
+		t.Errorf("%d Bleve segments after the import, want 1", len(zaps))
+	}
+	got, err := s.Search(`event:batch`, nil)
+	if err != nil || len(got) != n {
+		t.Fatalf("Search found %d of %d games (%v)", len(got), n, err)
 	}
 }

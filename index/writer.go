@@ -184,7 +184,7 @@ func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
 // metaBatchDocs is how many metadata documents go to Bleve at once. Bleve
 // indexes on one goroutine; batches smaller than a run start it sooner and
 // leave it less to do after the last game is read.
-const metaBatchDocs = 10_000
+var metaBatchDocs = 10_000 // a variable for tests
 
 // attrsOf extracts the per-game attributes from a record's tags.
 func attrsOf(r *Record) Attrs {
