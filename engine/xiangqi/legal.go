@@ -100,7 +100,12 @@ func (p *Position) generalsFacing() bool {
 // next to the general (a horse's leg). Only those lines are re-examined.
 func (p *Position) AppendLegalMoves(dst []engine.Move) []engine.Move {
 	start := len(dst)
-	dst = p.appendPseudo(dst)
+	return p.keepLegal(p.appendPseudo(dst), start)
+}
+
+// keepLegal keeps the legal moves among the pseudo-legal moves dst[start:],
+// which come grouped by piece (see AppendLegalMoves).
+func (p *Position) keepLegal(dst []engine.Move, start int) []engine.Move {
 	them := p.side.Other()
 	enemy := colorBit(them)
 	ksq := p.sq[generalID(p.side)]
