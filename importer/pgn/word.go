@@ -213,6 +213,11 @@ func htmlTagLen(b []byte) int {
 // only after something that can end a move (a rank digit, a piece letter
 // or a promotion), so castling with zeros ("0-0-0") stays whole.
 func gluedResult(w []byte) (move int, ok bool) {
+	// Every result ends in "-0", "-1" or "-2" (1/2-1/2): most words are
+	// ruled out by that alone.
+	if len(w) < 5 || w[len(w)-2] != '-' {
+		return 0, false
+	}
 	for _, r := range [...]string{"1/2-1/2", "1-0", "0-1"} {
 		n := len(w) - len(r)
 		if n < 2 || !bytes.HasSuffix(w, []byte(r)) {
