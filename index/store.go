@@ -160,7 +160,7 @@ func (s *Store) checkSchema() error {
 		}
 		return item.Value(func(v []byte) error {
 			if ver, _ := binary.Uvarint(v); ver != SchemaVersion {
-				return fmt.Errorf("%w: %s has version %d, this xqdb reads %d", ErrSchemaMismatch, s.dir, ver, SchemaVersion)
+				return fmt.Errorf("%w: %s has version %d, this xqdb reads %d (import the games again into a new folder)", ErrSchemaMismatch, s.dir, ver, SchemaVersion)
 			}
 			return nil
 		})

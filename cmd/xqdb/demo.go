@@ -1,11 +1,14 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/xqdb/xqdb/index"
 )
 
 // demoFiles are the real games bundled in testdata/ (see its SOURCES.md).
@@ -45,6 +48,18 @@ func runDemo(c *cli.Context) error {
 	}
 	db := c.String("db")
 	w := c.App.Writer
+	if !c.IsSet("db") {
+		// The default folder is the demo's own: one another xqdb version
+		// built is rebuilt rather than refused.
+		if s, err := index.Open(db, index.Options{ReadOnly: true}); errors.Is(err, index.ErrSchemaMismatch) {
+			fmt.Fprintf(w, "%s was built by another version of xqdb: building it again\n", db)
+			if err := os.RemoveAll(db); err != nil {
+				return err
+			}
+		} else if err == nil {
+			s.Close()
+		}
+	}
 	step := func(title string, args ...string) error {
 		fmt.Fprintf(w, "\n== %s\n$ xqdb %s\n", title, quoteArgs(args))
 		if code := run(append([]string{"xqdb"}, args...), w, c.App.ErrWriter); code != exitOK {
