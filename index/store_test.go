@@ -243,7 +243,12 @@ func TestOpenRefusesOtherSchema(t *testing.T) {
 // the earlier runs' tail blocks).
 func TestPromotionAcrossRuns(t *testing.T) {
 	games := [][]string{{"h2e2", "h9g7", "h0g2"}, {"h2e2", "h9g7", "b0c2"}, {"h2e2", "h9g7", "i0i1"}}
-	for _, imports := range [][]int{{3}, {1, 2}, {1, 1, 1}} {
+	defer func(n int) { maxEarly = n }(maxEarly)
+	for _, imports := range [][]int{{3}, {1, 2}, {1, 1, 1}, {-3}} {
+		maxEarly = 2_000_000
+		if imports[0] < 0 { // one import whose in-memory counts overflow at once
+			imports, maxEarly = []int{-imports[0]}, 0
+		}
 		s, err := Open(t.TempDir(), Options{RunGames: 1, PromoteAt: 3, MaxRuns: 10})
 		if err != nil {
 			t.Fatal(err)
@@ -266,7 +271,7 @@ func TestPromotionAcrossRuns(t *testing.T) {
 		}
 		popular, _, _, err := s.PositionCounts()
 		if err != nil || popular != 3 {
-			t.Errorf("imports %v: %d popular positions (%v), want 3: the start, after h2e2, after h2e2 h9g7", imports, popular, err)
+			t.Errorf("imports %v (maxEarly %d): %d popular positions (%v), want 3: the start, after h2e2, after h2e2 h9g7", imports, maxEarly, popular, err)
 		}
 		st, _ := s.Position(engine.Xiangqi, position(t, "h2e2", "h9g7"), false)
 		if totalGames(st.Moves) != 3 {

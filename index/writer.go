@@ -63,7 +63,8 @@ type Writer struct {
 	// early counts, per game, the games of this writer's runs that reached
 	// each opening position (ply <= promoteByHistoryPlies) left in the tail:
 	// when the store had no runs before, this is the history promotion
-	// needs, without decoding earlier runs' tail blocks. Nil otherwise.
+	// needs, without decoding earlier runs' tail blocks. Nil otherwise, and
+	// once it holds maxEarly positions (then the tail blocks are read).
 	early *[4]map[uint64]int
 	docs  []pendingDoc
 	added int
@@ -404,8 +405,14 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			}
 		}
 	}
+	if w.early != nil && len(w.early[0])+len(w.early[1])+len(w.early[2])+len(w.early[3]) > maxEarly {
+		w.early = nil
+	}
 	return tail.finish()
 }
+
+// maxEarly bounds Writer.early (about 40 bytes a position).
+var maxEarly = 2_000_000 // a variable for tests
 
 // promoteByHistoryPlies bounds where earlier runs' tail postings count
 // towards promoting a position: the positions many games share are opening
