@@ -116,6 +116,15 @@ func (b *board) prepare(g *genInfo) {
 	g.dangerOK = false
 }
 
+// pinLine returns where the piece on s may move without uncovering its
+// king: anywhere when it is not pinned, else along the pin.
+func (g *genInfo) pinLine(s Square) uint64 {
+	if g.pinned&bit(s) != 0 {
+		return lineBB[g.ksq][s]
+	}
+	return ^uint64(0)
+}
+
 // safe returns the squares of sq the enemy does not attack once our king
 // has left its square: where the king may step. One or two squares (a SAN
 // token's target, a castled king's free neighbours) are tested one by
@@ -196,19 +205,11 @@ func (b *board) genLegalFrom(dst []engine.Move, g *genInfo, from, target uint64)
 	q := b.bb[ub|Piece(Queen)]
 	for pcs := (b.bb[ub|Piece(Bishop)] | q) & from; pcs != 0; pcs &= pcs - 1 {
 		s := lsb(pcs)
-		t := bishopAttacks(s, g.occ) & mask
-		if g.pinned&bit(s) != 0 {
-			t &= lineBB[ksq][s]
-		}
-		dst = appendMoves(dst, s, t)
+		dst = appendMoves(dst, s, bishopAttacks(s, g.occ)&mask&g.pinLine(s))
 	}
 	for pcs := (b.bb[ub|Piece(Rook)] | q) & from; pcs != 0; pcs &= pcs - 1 {
 		s := lsb(pcs)
-		t := rookAttacks(s, g.occ) & mask
-		if g.pinned&bit(s) != 0 {
-			t &= lineBB[ksq][s]
-		}
-		dst = appendMoves(dst, s, t)
+		dst = appendMoves(dst, s, rookAttacks(s, g.occ)&mask&g.pinLine(s))
 	}
 	if b.bb[ub|Piece(Pawn)]&from == 0 {
 		return dst
@@ -348,19 +349,11 @@ func (b *board) countLegal() int {
 	q := b.bb[ub|Piece(Queen)]
 	for pcs := b.bb[ub|Piece(Bishop)] | q; pcs != 0; pcs &= pcs - 1 {
 		from := lsb(pcs)
-		t := bishopAttacks(from, g.occ) & mask
-		if g.pinned&bit(from) != 0 {
-			t &= lineBB[ksq][from]
-		}
-		n += popcount(t)
+		n += popcount(bishopAttacks(from, g.occ) & mask & g.pinLine(from))
 	}
 	for pcs := b.bb[ub|Piece(Rook)] | q; pcs != 0; pcs &= pcs - 1 {
 		from := lsb(pcs)
-		t := rookAttacks(from, g.occ) & mask
-		if g.pinned&bit(from) != 0 {
-			t &= lineBB[ksq][from]
-		}
-		n += popcount(t)
+		n += popcount(rookAttacks(from, g.occ) & mask & g.pinLine(from))
 	}
 	const promoRanks = rank1 | rank8
 	p1, p2, cl, cr := b.pawnTargets(&g, mask)

@@ -67,19 +67,11 @@ func (b *board) countNonPromotions(g *genInfo, from, to uint64) int {
 	q := b.bb[ub|Piece(Queen)]
 	for pcs := (b.bb[ub|Piece(Bishop)] | q) & from; pcs != 0; pcs &= pcs - 1 {
 		s := lsb(pcs)
-		t := bishopAttacks(s, g.occ) & mask
-		if g.pinned&bit(s) != 0 {
-			t &= lineBB[ksq][s]
-		}
-		n += popcount(t)
+		n += popcount(bishopAttacks(s, g.occ) & mask & g.pinLine(s))
 	}
 	for pcs := (b.bb[ub|Piece(Rook)] | q) & from; pcs != 0; pcs &= pcs - 1 {
 		s := lsb(pcs)
-		t := rookAttacks(s, g.occ) & mask
-		if g.pinned&bit(s) != 0 {
-			t &= lineBB[ksq][s]
-		}
-		n += popcount(t)
+		n += popcount(rookAttacks(s, g.occ) & mask & g.pinLine(s))
 	}
 	// Pawn targets, kept when the square they come from is in from.
 	p1, p2, cl, cr := b.pawnTargets(g, mask)
