@@ -2,7 +2,6 @@ package index
 
 import (
 	"fmt"
-	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"os"
 	"regexp"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
 	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 
