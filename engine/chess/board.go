@@ -124,12 +124,7 @@ func (b *board) doMove(m engine.Move) undo {
 			}
 		}
 	case King:
-		if d := int(to) - int(from); d == 2 || d == -2 {
-			// RULES C2: the rook jumps to the king's other side.
-			rFrom, rTo := from+3, from+1
-			if d < 0 {
-				rFrom, rTo = from-4, from-1
-			}
+		if rFrom, rTo, ok := castleRook(from, to); ok {
 			rook := NewPiece(us, Rook)
 			b.sq[rFrom] = NoPiece
 			b.sq[rTo] = rook
@@ -147,6 +142,19 @@ func (b *board) doMove(m engine.Move) undo {
 	b.side = them
 	b.key = key
 	return u
+}
+
+// castleRook returns the squares the rook leaves and takes when a king
+// goes from → to, and whether that move castles (RULES C2: a king's double
+// step; the rook jumps to the king's other side).
+func castleRook(from, to Square) (rFrom, rTo Square, ok bool) {
+	switch int(to) - int(from) {
+	case 2:
+		return from + 3, from + 1, true
+	case -2:
+		return from - 4, from - 1, true
+	}
+	return 0, 0, false
 }
 
 // undoMove takes back m, which must be the last move done with doMove.
@@ -178,11 +186,7 @@ func (b *board) undoMove(m engine.Move, u undo) {
 		b.bb[cap] ^= bit(capSq)
 		b.occ[them] ^= bit(capSq)
 	} else if pc.Type() == King {
-		if d := int(to) - int(from); d == 2 || d == -2 {
-			rFrom, rTo := from+3, from+1
-			if d < 0 {
-				rFrom, rTo = from-4, from-1
-			}
+		if rFrom, rTo, ok := castleRook(from, to); ok {
 			rook := NewPiece(us, Rook)
 			b.sq[rTo] = NoPiece
 			b.sq[rFrom] = rook

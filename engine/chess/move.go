@@ -55,13 +55,9 @@ func (b *board) isCastle(m engine.Move) bool {
 // e8h8, e8a8), as the book format requires (ANCHORS §5).
 func (p *Position) PolyglotMove(m engine.Move) uint16 {
 	if p.b.isCastle(m) {
-		from, to := moveFrom(m), moveTo(m)
-		if to > from {
-			to = from + 3
-		} else {
-			to = from - 4
-		}
-		return uint16(NewMove(from, to))
+		from := moveFrom(m)
+		rook, _, _ := castleRook(from, moveTo(m))
+		return uint16(NewMove(from, rook))
 	}
 	return uint16(m)
 }
