@@ -5,7 +5,7 @@ import "encoding/binary"
 // SchemaVersion is the on-disk format version. Changing any byte layout in
 // this package, or a game's Zobrist table, is a migration: bump it, and
 // Open refuses stores of another version.
-const SchemaVersion = 3
+const SchemaVersion = 4
 
 // Key prefixes. One byte each, then a separator for readability in dumps.
 const (

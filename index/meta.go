@@ -10,7 +10,6 @@ import (
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/analysis/analyzer/standard"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -19,8 +18,8 @@ import (
 	"github.com/xqdb/xqdb/engine"
 )
 
-// Metadata fields (DESIGN "Metadata"). Text is analysed with the standard
-// analyzer (lower-cased words, CJK split per character). Player names keep
+// Metadata fields (DESIGN "Metadata"). Text is analysed by textAnalyzer
+// (words, CJK split per character, folded: fold.go). Player names keep
 // term positions so phrases match exactly (black:"Lü Qin", a Chinese
 // name); other text keeps none (they cost a fifth of the index), and a
 // phrase there means all of its words. Code-like fields are single
@@ -41,13 +40,13 @@ var (
 
 func metaMapping() *mapping.IndexMappingImpl {
 	im := bleve.NewIndexMapping()
-	im.DefaultAnalyzer = standard.Name
+	im.DefaultAnalyzer = textAnalyzer
 	im.StoreDynamic = false
 	im.DocValuesDynamic = false
 	dm := bleve.NewDocumentMapping()
 	for _, n := range phraseFields {
 		f := bleve.NewTextFieldMapping()
-		f.Analyzer = standard.Name
+		f.Analyzer = textAnalyzer
 		f.Store, f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, true, false
 		dm.AddFieldMappingsAt(n, f)
 	}
@@ -126,7 +125,7 @@ var skipTags = map[string]bool{"fen": true, "setup": true, "format": true, "game
 // with the analyzers the mapping declares, so query strings see the same
 // terms.
 func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs) *document.Document {
-	std := im.AnalyzerNamed(standard.Name)
+	text := im.AnalyzerNamed(textAnalyzer)
 	kw := im.AnalyzerNamed(keyword.Name)
 	plain := bleveindex.IndexField
 	phrase := plain | bleveindex.IncludeTermVectors
@@ -137,7 +136,7 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs) *docu
 			if slices.Contains(phraseFields, name) {
 				opts = phrase
 			}
-			d.AddField(document.NewTextFieldCustom(name, nil, []byte(v), opts, std))
+			d.AddField(document.NewTextFieldCustom(name, nil, []byte(v), opts, text))
 		}
 	}
 	addKeyword := func(name, v string) {

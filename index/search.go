@@ -81,9 +81,9 @@ func parseQuery(q string) (query.Query, error) {
 }
 
 // adapt fits a parsed query to how fields are indexed: red means white,
-// numeric queries on
-// padded keyword fields become term ranges and padded terms, and a phrase
-// on a field indexed without positions becomes "all these words".
+// numeric queries on padded keyword fields become term ranges and padded
+// terms, a phrase on a field indexed without positions becomes "all these
+// words", and wildcard, prefix and fuzzy terms are folded.
 func adapt(q query.Query) query.Query {
 	if f, ok := q.(query.FieldableQuery); ok && f.Field() == "red" {
 		f.SetField("white") // Red is White's name in Xiangqi; indexed once
@@ -148,6 +148,20 @@ func adapt(q query.Query) query.Query {
 		r := query.NewTermRangeInclusiveQuery(lo, hi, &t, &t)
 		r.SetField(x.FieldVal)
 		return r
+	// Terms that skip analysis are folded as the index's words were:
+	// white:Carl* finds Carlsen, black:呂* finds 吕钦.
+	case *query.WildcardQuery:
+		if analysed(x.FieldVal) {
+			x.Wildcard = Fold(x.Wildcard)
+		}
+	case *query.PrefixQuery:
+		if analysed(x.FieldVal) {
+			x.Prefix = Fold(x.Prefix)
+		}
+	case *query.FuzzyQuery:
+		if analysed(x.FieldVal) {
+			x.Term = Fold(x.Term)
+		}
 	case *query.MatchQuery:
 		if r, ok := dateRange(x.FieldVal, x.Match); ok {
 			return r
@@ -161,6 +175,12 @@ func adapt(q query.Query) query.Query {
 		}
 	}
 	return q
+}
+
+// analysed says whether a field's text goes through textAnalyzer.
+func analysed(field string) bool {
+	_, padded := paddedFields[field]
+	return field != "" && !padded && !slices.Contains(keywordFields, field)
 }
 
 // dateRange reads year:1990 and month:1990-05 as the range of dates they

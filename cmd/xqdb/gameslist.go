@@ -24,7 +24,9 @@ termination (how the record ends by the rules: checkmate, perpetual_chase,
 threefold, …), ruling (every ruling made over the game), source and every
 other tag lower-cased (whiteelo, redteam, …). Dates compare as dates:
 date:>="1990", date:<1996-05, date:1990.05.01; numbers as numbers:
-whiteelo:>2700, plies:<40.
+whiteelo:>2700, plies:<40. Words match whatever their case, diacritics
+(Lu Qin finds Lü Qin, Nguyen finds Nguyễn) and Chinese script (吕钦 finds
+呂欽, as CCPD writes it).
 
 Example:
    xqdb games --moves "h2e2 h9g7" --query 'black:"胡榮華"' --limit 5

@@ -1,0 +1,84 @@
+package index
+
+import (
+	"testing"
+
+	"github.com/xqdb/xqdb/engine"
+)
+
+func TestFoldTerm(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"CARLSEN", "carlsen"},
+		{"Lü", "lu"},
+		{"Ljubojević", "ljubojevic"},
+		{"Müller", "muller"},
+		{"Nguyễn", "nguyen"},             // two marks on one letter
+		{"Nguye\u0302\u0303n", "nguyen"}, // the same, decomposed
+		{"Đặng", "dang"},                 // đ has no decomposition
+		{"Lê", "le"},
+		{"Lữ", "lu"},
+		{"呂欽", "吕钦"}, // CCPD writes traditional characters
+		{"胡榮華", "胡荣华"},
+		{"吕钦", "吕钦"},         // simplified stays
+		{"乾", "乾"},           // both a traditional and a simplified character
+		{"Straße", "straße"}, // ß is a letter, not a mark
+		{"한국", "한국"},         // Hangul decomposes into letters, not marks
+		{"", ""},
+	}
+	for _, tt := range tests {
+		if got := Fold(tt.in); got != tt.want {
+			t.Errorf("Fold(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+	if len(t2s) < 4000 {
+		t.Errorf("t2s has %d characters; OpenCC's table has over 4000", len(t2s))
+	}
+}
+
+// Names are found however they are written: traditional or simplified
+// Chinese, with or without diacritics; and no word of a name is dropped as
+// an English stop word (Vietnamese "An").
+func TestSearchFoldsNames(t *testing.T) {
+	s, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w, _ := s.NewWriter()
+	for i, tags := range [][]Tag{
+		{{"Red", "胡榮華"}, {"Black", "呂欽"}, {"Event", "全國象棋個人賽"}},
+		{{"Red", "胡荣华"}, {"Black", "吕钦"}},
+		{{"Red", "Lê An"}, {"Black", "Nguyễn Thành Bảo"}, {"Event", "Giải Vô địch Quốc gia"}},
+		{{"Red", "Lê Bình"}, {"Black", "Lü Qin"}},
+	} {
+		if _, err := w.Add(newGame(t, engine.Draw, tags, []string{"h2e2", "b2e2", "c3c4", "g3g4"}[i])); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		q    string
+		want int
+	}{
+		{`black:"呂欽"`, 2},
+		{`black:"吕钦"`, 2},
+		{`red:"胡荣华"`, 2},
+		{`event:"全国象棋个人赛"`, 1},
+		{`black:"Nguyen Thanh Bao"`, 1},
+		{`black:"NGUYỄN Thành Bảo"`, 1},
+		{`event:"vo dich quoc gia"`, 1},
+		{`red:"Lê An"`, 1},
+		{`red:"Le Binh"`, 1},
+		{`red:an`, 1},
+		{`black:"Lu Qin"`, 1},
+		{`black:Lü*`, 1},
+		{`black:呂*`, 2},
+		{`red:LÊ*`, 2},
+	} {
+		if got, err := s.Search(tt.q, nil); err != nil || len(got) != tt.want {
+			t.Errorf("Search(%q) = %v, %v; want %d games", tt.q, got, err, tt.want)
+		}
+	}
+}
