@@ -85,3 +85,42 @@ func TestTailMergeKeepsNarrowestWidth(t *testing.T) {
 		}
 	}
 }
+
+// sortBucketByKey orders like sortByKey, whether it packs the bucket or
+// (past 1<<tailBucketBits occurrences) not.
+func TestSortBucketByKey(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, n := range []int{0, 1, 300, 1 << tailBucketBits, 1<<tailBucketBits + 1} {
+		const bucket = uint64(0x1234) << (64 - tailBucketBits)
+		occ := make([]occurrence, n)
+		for i := range occ {
+			// few distinct keys, so ties (ordered by gid) are common
+			occ[i] = occurrence{key: bucket | rng.Uint64N(50)<<20 | 7, gid: uint32(i * 3), ply: uint16(i)}
+		}
+		got, _ := sortBucketByKey(nil, nil, occ)
+		want := sortByKey(slices.Clone(occ))
+		if !slices.Equal(got, want) {
+			t.Fatalf("n=%d: packed sort differs", n)
+		}
+	}
+}
+
+func BenchmarkSortBucketByKey(b *testing.B) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	occ := make([]occurrence, 256)
+	for i := range occ {
+		occ[i] = occurrence{key: rng.Uint64() >> tailBucketBits, gid: uint32(i)}
+	}
+	var dst []occurrence
+	var packed []uint64
+	b.Run("packed", func(b *testing.B) {
+		for b.Loop() {
+			dst, packed = sortBucketByKey(dst[:0], packed[:0], occ)
+		}
+	})
+	b.Run("structs", func(b *testing.B) {
+		for b.Loop() {
+			dst = sortByKey(append(dst[:0], occ...))
+		}
+	})
+}
