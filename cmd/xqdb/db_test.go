@@ -272,3 +272,52 @@ func TestStatsCountsWhatImportIndexed(t *testing.T) {
 		t.Fatalf("stats %+v after import %+v", st, sum)
 	}
 }
+
+// Import does not replay a record whose start and moves repeat an earlier
+// record's; it must still settle it exactly as a replay would: a repeat of
+// a stored game is a duplicate of that game, a repeat of a rejected record
+// is rejected for the same reason at its own place.
+func TestImportSettlesRepeatedRecords(t *testing.T) {
+	dir := t.TempDir()
+	good := "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
+	bad := "[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n\n1. d4 d5 2. Ke3 *\n\n"
+	other := "[White \"E\"]\n[Black \"F\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n" // good's moves, other tags
+	a, b := filepath.Join(dir, "a.pgn"), filepath.Join(dir, "b.pgn")
+	if err := os.WriteFile(a, []byte(good+bad+good+bad+other), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(b, []byte(good), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(dir, "report.jsonl")
+	code, out, stderr := runCLI(t, "import", "--db", filepath.Join(dir, "db"), "--report", report, "--json", a, b)
+	var sum importSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || code != exitOK {
+		t.Fatalf("exit %d: %s %v", code, stderr, err)
+	}
+	if sum.Games != 6 || sum.Added != 1 || sum.Duplicates != 3 || sum.Rejected != 2 {
+		t.Fatalf("summary %+v, want 6 games: 1 added, 3 duplicates, 2 rejected", sum)
+	}
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r reportLine
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatal(err)
+		}
+		s := fmt.Sprintf("%s#%d %s", filepath.Base(r.File), r.Game, r.Kind)
+		if r.Kind == "duplicate" {
+			s += fmt.Sprintf(" of %d", r.DuplicateOf.ID)
+		} else {
+			s += fmt.Sprintf(" ply %d %s", r.Ply, r.Move)
+		}
+		got = append(got, s)
+	}
+	want := []string{"a.pgn#2 illegal ply 3 Ke3", "a.pgn#3 duplicate of 1", "a.pgn#4 illegal ply 3 Ke3", "a.pgn#5 duplicate of 1", "b.pgn#1 duplicate of 1"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Fatalf("report:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

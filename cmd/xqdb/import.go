@@ -92,16 +92,32 @@ func runImport(c *cli.Context) error {
 		return err
 	}
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "import")
-	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress,
+	var sum importSummary
+	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, markRepeats: true,
 		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results"), Ranks: true},
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {
 				it.prepared, it.err = index.Prepare(indexGame(&it.rec, &it.game))
 			}
 		}}
-	var sum importSummary
+	// stored maps the text key of every record stored or found stored to
+	// its game: a record repeating one of them is that game again.
+	stored := map[textKey]uint32{}
+	own := p.replayer // for repeats of rejected records, replayed here
+	duplicate := func(it *item, gid uint32) error {
+		sum.Duplicates++
+		src := it.rec.Source
+		return rep.write(reportLine{File: src.File, Game: src.Game, Offset: src.Offset, Line: src.Line,
+			Kind: "duplicate", Reason: fmt.Sprintf("already stored as game %d", gid), DuplicateOf: &gameRef{ID: gid}})
+	}
 	err = p.run(c.Context, func(it *item) error {
 		sum.Games++
+		if it.repeat {
+			if gid, ok := stored[it.text]; ok {
+				return duplicate(it, gid)
+			}
+			p.process(&own, it) // the earlier copy was rejected: say why for this one too
+		}
 		if !it.hasRec || it.err != nil {
 			sum.Rejected++
 			return rep.write(rejectLine(it))
@@ -110,11 +126,11 @@ func runImport(c *cli.Context) error {
 		if err != nil {
 			return err
 		}
+		if it.text != (textKey{}) {
+			stored[it.text] = res.Gid
+		}
 		if res.Duplicate {
-			sum.Duplicates++
-			src := it.rec.Source
-			return rep.write(reportLine{File: src.File, Game: src.Game, Offset: src.Offset, Line: src.Line,
-				Kind: "duplicate", Reason: fmt.Sprintf("already stored as game %d", res.Gid), DuplicateOf: &gameRef{ID: res.Gid}})
+			return duplicate(it, res.Gid)
 		}
 		sum.Added++
 		sum.Positions += it.prepared.Positions()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"hash/maphash"
 	"io"
 	"strings"
 	"sync"
@@ -29,6 +30,37 @@ type item struct {
 	// (clean, convert): writing stays in input order, formatting runs in
 	// parallel.
 	out bytes.Buffer
+	// text identifies the record's game, start and move text (when the
+	// pipeline marks repeats); repeat says an earlier record had the same,
+	// so the workers left it alone.
+	text   textKey
+	repeat bool
+}
+
+// textKey is a 128-bit hash of what a replay reads from a record: the game
+// and variant, the start position, the notation hint and the move tokens.
+// Two records with the same key replay to the same game.
+type textKey [2]uint64
+
+var textSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
+
+func textKeyOf(r *importer.Record) textKey {
+	var k textKey
+	for i, seed := range textSeeds {
+		var h maphash.Hash
+		h.SetSeed(seed)
+		h.WriteByte(byte(r.Game))
+		h.WriteByte(byte(r.NotationHint))
+		h.WriteString(r.Variant)
+		h.WriteByte(0)
+		h.WriteString(r.FEN)
+		for j := range r.Moves {
+			h.WriteByte(0)
+			h.Write(r.MoveText(j))
+		}
+		k[i] = h.Sum64()
+	}
+	return k
 }
 
 // pipeline reads every record of its files, replays them on several
@@ -43,6 +75,21 @@ type pipeline struct {
 	// work, when set, runs on the worker after the replay, whatever its
 	// outcome (the parallel part of what the sink needs).
 	work func(*item)
+	// markRepeats has the reader key every record (item.text) and mark
+	// those whose key an earlier record had: the workers skip them, and the
+	// sink settles them from the earlier copy (or calls process). Archives
+	// that overlap repeat many games; import need not replay them twice.
+	markRepeats bool
+}
+
+// process replays an item and runs work on it, as a worker does.
+func (p *pipeline) process(rp *replay.Replayer, it *item) {
+	if it.hasRec {
+		it.err = rp.Replay(&it.rec, &it.game)
+	}
+	if p.work != nil {
+		p.work(it)
+	}
 }
 
 func (p *pipeline) run(ctx context.Context, sink func(*item) error) error {
@@ -68,11 +115,8 @@ func (p *pipeline) run(ctx context.Context, sink func(*item) error) error {
 			defer wg.Done()
 			rp := p.replayer
 			for it := range work {
-				if it.hasRec {
-					it.err = rp.Replay(&it.rec, &it.game)
-				}
-				if p.work != nil {
-					p.work(it)
+				if !it.repeat {
+					p.process(&rp, it)
 				}
 				done <- it
 			}
@@ -109,6 +153,10 @@ func (p *pipeline) run(ctx context.Context, sink func(*item) error) error {
 
 func (p *pipeline) read(ctx context.Context, pool, work chan *item) error {
 	seq := 0
+	var seen map[textKey]struct{}
+	if p.markRepeats {
+		seen = map[textKey]struct{}{}
+	}
 	emit := func(fill func(*item)) bool {
 		var it *item
 		select {
@@ -144,6 +192,11 @@ func (p *pipeline) read(ctx context.Context, pool, work chan *item) error {
 				if rec != nil {
 					copyRecord(&it.rec, rec)
 					it.hasRec = true
+					if seen != nil && err == nil {
+						it.text = textKeyOf(rec)
+						_, it.repeat = seen[it.text]
+						seen[it.text] = struct{}{}
+					}
 				}
 			})
 			if !ok {
