@@ -198,8 +198,7 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	}
 	for i := range rec.Moves {
 		if r.Ranks {
-			rank, _ := games.MoveRank(pos, m)
-			out.Ranks = append(out.Ranks, uint8(rank))
+			out.Ranks = append(out.Ranks, uint8(games.RankLegal(pos, m)))
 		}
 		ref.Advance(m)
 		out.Moves = append(out.Moves, m)

@@ -107,6 +107,21 @@ type moveRanker interface {
 	MoveRank(m engine.Move) (int, bool)
 }
 
+// legalRanker is implemented by engines that rank a move faster when told
+// it is legal.
+type legalRanker interface {
+	RankLegal(m engine.Move) int
+}
+
+// RankLegal is MoveRank of a move known to be legal in p.
+func RankLegal(p engine.Position, m engine.Move) int {
+	if r, ok := p.(legalRanker); ok {
+		return r.RankLegal(m)
+	}
+	n, _ := MoveRank(p, m)
+	return n
+}
+
 // MoveRank returns how many legal moves of p have a smaller wire code than
 // m, and whether m is legal: m's index among the legal moves sorted by wire
 // code, which does not depend on the order an engine generates them in.

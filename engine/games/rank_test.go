@@ -45,6 +45,9 @@ func TestMoveRankIsIndexInSortedLegalMoves(t *testing.T) {
 					if r, ok := MoveRank(p, m); !ok || r != i {
 						t.Fatalf("%s: rank of %s = %d, %v; want %d", p.FEN(), p.FormatMove(m, engine.Auto), r, ok, i)
 					}
+					if r := RankLegal(p, m); r != i {
+						t.Fatalf("%s: RankLegal of %s = %d; want %d", p.FEN(), p.FormatMove(m, engine.Auto), r, i)
+					}
 					checked++
 				}
 				// Moves to every square from a square some legal move
