@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"sync"
@@ -55,12 +56,34 @@ func (m *metaIndexer) loop() {
 			m.mu.Unlock()
 			return
 		}
-		docs := m.queue[0]
-		m.queue = m.queue[1:]
-		m.queued -= len(docs)
+		// Once the import has read its last game, the other core is
+		// mostly idle: index two batches at a time to finish sooner.
+		// (Earlier, the second core replays, and Bleve batches side by
+		// side cost more CPU than one after the other.)
+		n := 1
+		if m.closing && len(m.queue) > 1 {
+			n = 2
+		}
+		batches := m.queue[:n]
+		m.queue = m.queue[n:]
+		for _, docs := range batches {
+			m.queued -= len(docs)
+		}
 		m.changed.Broadcast()
 		m.mu.Unlock()
-		if err := m.index(docs); err != nil {
+		errs := make([]error, n)
+		var wg sync.WaitGroup
+		for i, docs := range batches {
+			wg.Add(1)
+			go func() { defer wg.Done(); errs[i] = m.indexDocs(docs) }()
+		}
+		wg.Wait()
+		err := errors.Join(errs...)
+		if err == nil {
+			last := batches[n-1]
+			err = m.s.setMetaIndexed(last[len(last)-1].gid + 1)
+		}
+		if err != nil {
 			m.mu.Lock()
 			if m.err == nil {
 				m.err = err
@@ -88,6 +111,15 @@ func (m *metaIndexer) submit(docs []pendingDoc) {
 }
 
 func (m *metaIndexer) index(docs []pendingDoc) error {
+	if err := m.indexDocs(docs); err != nil {
+		return err
+	}
+	return m.s.setMetaIndexed(docs[len(docs)-1].gid + 1)
+}
+
+// indexDocs indexes docs in one Bleve batch (a segment); safe for
+// concurrent use.
+func (m *metaIndexer) indexDocs(docs []pendingDoc) error {
 	b := m.s.meta.NewBatch()
 	for _, d := range docs {
 		if err := b.IndexAdvanced(metaDoc(m.im, d.gid, d.rec, d.attrs)); err != nil {
@@ -97,7 +129,7 @@ func (m *metaIndexer) index(docs []pendingDoc) error {
 	if err := m.s.meta.Batch(b); err != nil {
 		return fmt.Errorf("index: metadata of games %d–%d: %w", docs[0].gid, docs[len(docs)-1].gid, err)
 	}
-	return m.s.setMetaIndexed(docs[len(docs)-1].gid + 1)
+	return nil
 }
 
 // catchUp indexes the committed games Bleve has not seen.
