@@ -86,41 +86,53 @@ func TestTailMergeKeepsNarrowestWidth(t *testing.T) {
 	}
 }
 
-// sortBucketByKey orders like sortByKey, whether it packs the bucket or
-// (past 1<<tailBucketBits occurrences) not.
-func TestSortBucketByKey(t *testing.T) {
+// grouper puts each key's occurrences together, in the bucket's order,
+// for buckets small and large (the start position's, a run's every game).
+func TestGrouperGroupsByKeyInOrder(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, n := range []int{0, 1, 300, 1 << tailBucketBits, 1<<tailBucketBits + 1} {
+	var g grouper
+	for _, n := range []int{0, 1, 300, 5000, 70_000} {
 		const bucket = uint64(0x1234) << (64 - tailBucketBits)
 		occ := make([]occurrence, n)
 		for i := range occ {
-			// few distinct keys, so ties (ordered by gid) are common
+			// few distinct keys, so groups are large
 			occ[i] = occurrence{key: bucket | rng.Uint64N(50)<<20 | 7, gid: uint32(i * 3), ply: uint16(i)}
 		}
-		got, _ := sortBucketByKey(nil, nil, occ)
-		want := sortByKey(slices.Clone(occ))
+		got := g.group(nil, occ)
+		if len(got) != n {
+			t.Fatalf("n=%d: %d occurrences out", n, len(got))
+		}
+		seen := map[uint64]bool{}
+		for i, o := range got {
+			if i > 0 && got[i-1].key == o.key {
+				if got[i-1].gid >= o.gid {
+					t.Fatalf("n=%d: group of %x out of gid order", n, o.key)
+				}
+				continue
+			}
+			if seen[o.key] {
+				t.Fatalf("n=%d: key %x in two groups", n, o.key)
+			}
+			seen[o.key] = true
+		}
+		want := slices.Clone(occ)
+		slices.SortFunc(want, func(a, b occurrence) int { return int(a.gid) - int(b.gid) })
+		slices.SortStableFunc(got, func(a, b occurrence) int { return int(a.gid) - int(b.gid) })
 		if !slices.Equal(got, want) {
-			t.Fatalf("n=%d: packed sort differs", n)
+			t.Fatalf("n=%d: occurrences lost or changed", n)
 		}
 	}
 }
 
-func BenchmarkSortBucketByKey(b *testing.B) {
+func BenchmarkGroupBucket(b *testing.B) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	occ := make([]occurrence, 256)
 	for i := range occ {
 		occ[i] = occurrence{key: rng.Uint64() >> tailBucketBits, gid: uint32(i)}
 	}
 	var dst []occurrence
-	var packed []uint64
-	b.Run("packed", func(b *testing.B) {
-		for b.Loop() {
-			dst, packed = sortBucketByKey(dst[:0], packed[:0], occ)
-		}
-	})
-	b.Run("structs", func(b *testing.B) {
-		for b.Loop() {
-			dst = sortByKey(append(dst[:0], occ...))
-		}
-	})
+	var g grouper
+	for b.Loop() {
+		dst = g.group(dst[:0], occ)
+	}
 }

@@ -59,7 +59,7 @@ type Writer struct {
 	meta   *metaIndexer
 	// popular holds, per game (by Game%4), the keys of the positions with
 	// stats entries; loaded on the first flush.
-	popular *[4]map[uint64]struct{}
+	popular *[4]keySet
 	// early counts, per game, the games of this writer's runs that reached
 	// each opening position (ply <= promoteByHistoryPlies) left in the tail:
 	// when the store had no runs before, this is the history promotion
@@ -346,15 +346,16 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 	var tail tailWriter
 	tail.init(w.s, wb, rd.run)
 	var byKey []occurrence
-	var packed, popKeys []uint64
+	var popKeys []uint64
+	var grouper grouper
 	for b := 0; b+1 < len(starts); b++ {
 		bucket := occ[starts[b]:starts[b+1]] // in gid order
 		if len(bucket) == 0 {
 			continue
 		}
 		game := engine.Game(b / tailBuckets)
-		popKeysOf := w.popular[game%4]
-		byKey, packed = sortBucketByKey(byKey[:0], packed[:0], bucket)
+		popKeysOf := &w.popular[game%4]
+		byKey = grouper.group(byKey[:0], bucket)
 		popKeys = popKeys[:0]
 		for i := 0; i < len(byKey); {
 			j := i + 1
@@ -364,7 +365,7 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			group := byKey[i:j]
 			i = j
 			key := group[0].key
-			_, popular := popKeysOf[key]
+			popular := popKeysOf.has(key)
 			if !popular && len(group) >= promote {
 				popular = true
 			}
@@ -384,7 +385,7 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			if !popular {
 				continue
 			}
-			popKeysOf[key] = struct{}{}
+			popKeysOf.add(key)
 			popKeys = append(popKeys, key)
 			var v statsValue
 			v.Games = make([]Posting, 0, len(group))
@@ -453,50 +454,67 @@ func bucketOccurrences(games []gameOccurrences) (out []occurrence, starts []int)
 	return out, starts
 }
 
-// sortBucketByKey appends a bucket's occurrences (in gid order) to dst by
-// key, then gid. A bucket's keys share their top tailBucketBits, so the
-// rest of the key and the occurrence's index in the bucket fit in one
-// uint64, which sorts three times as fast as the structs; a bucket too big
-// for the index (the start position's, in a large run) sorts the structs.
-func sortBucketByKey(dst []occurrence, packed []uint64, bucket []occurrence) ([]occurrence, []uint64) {
-	const idxBits = tailBucketBits
-	if len(bucket) > 1<<idxBits {
-		return sortByKey(append(dst, bucket...)), packed
-	}
-	for i, o := range bucket {
-		packed = append(packed, o.key<<tailBucketBits|uint64(i))
-	}
-	slices.Sort(packed)
-	for _, p := range packed {
-		dst = append(dst, bucket[p&(1<<idxBits-1)])
-	}
-	return dst, packed
+// grouper lays a bucket's occurrences out by key: each key's occurrences
+// together, in the bucket's (gid) order, which is all writePositions needs
+// (no order among keys). A small hash table does it in two linear passes,
+// faster than sorting.
+type grouper struct {
+	slots  []int32  // hash table: group index + 1, 0 when empty
+	keys   []uint64 // per group
+	starts []int32  // per group: count, then where its next occurrence goes
+	of     []int32  // per occurrence: its group
 }
 
-// sortByKey orders occurrences by key, then gid.
-func sortByKey(occ []occurrence) []occurrence {
-	slices.SortFunc(occ, func(a, b occurrence) int {
-		switch {
-		case a.key < b.key:
-			return -1
-		case a.key > b.key:
-			return 1
+// group appends bucket's occurrences to dst grouped by key.
+func (g *grouper) group(dst []occurrence, bucket []occurrence) []occurrence {
+	size := 1 << bits.Len(uint(2*len(bucket)))
+	if cap(g.slots) < size {
+		g.slots = make([]int32, size)
+	}
+	slots := g.slots[:size]
+	clear(slots)
+	mask := uint64(size - 1)
+	g.keys, g.starts, g.of = g.keys[:0], g.starts[:0], g.of[:0]
+	for _, o := range bucket {
+		// The bucket's keys share their top bits; the low ones are random.
+		i := o.key & mask
+		for slots[i] != 0 && g.keys[slots[i]-1] != o.key {
+			i = (i + 1) & mask
 		}
-		return int(a.gid) - int(b.gid)
-	})
-	return occ
+		if slots[i] == 0 {
+			g.keys = append(g.keys, o.key)
+			g.starts = append(g.starts, 0)
+			slots[i] = int32(len(g.keys))
+		}
+		grp := slots[i] - 1
+		g.starts[grp]++
+		g.of = append(g.of, grp)
+	}
+	at := int32(0)
+	for i, n := range g.starts {
+		g.starts[i] = at
+		at += n
+	}
+	base := len(dst)
+	dst = slices.Grow(dst, len(bucket))[:base+len(bucket)]
+	for i, o := range bucket {
+		grp := g.of[i]
+		dst[base+int(g.starts[grp])] = o
+		g.starts[grp]++
+	}
+	return dst
 }
 
 // loadPopular reads the keys of all stats values.
 func (w *Writer) loadPopular() error {
-	w.popular = &[4]map[uint64]struct{}{{}, {}, {}, {}}
+	w.popular = &[4]keySet{}
 	return w.s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixStats, '|'}})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := it.Item().Key()
 			if len(k) == 15 && w.s.man.live(binary.BigEndian.Uint32(k[11:])) {
-				w.popular[k[2]%4][binary.BigEndian.Uint64(k[3:11])] = struct{}{}
+				w.popular[k[2]%4].add(binary.BigEndian.Uint64(k[3:11]))
 			}
 		}
 		return nil
@@ -625,4 +643,36 @@ func (w *Writer) Close() error {
 		err = merr
 	}
 	return err
+}
+
+// keySet is a set of position keys behind a bit filter: most keys a run
+// looks up are not in it, and a bit test is cheaper than a map miss. The
+// filter takes the keys' low bits (a tail bucket shares its top bits).
+type keySet struct {
+	m      map[uint64]struct{}
+	filter []uint64
+}
+
+const keySetFilterBits = 21 // 256 KB: under 2% false hits up to 40,000 keys
+
+func (s *keySet) add(k uint64) {
+	if s.m == nil {
+		s.m = map[uint64]struct{}{}
+		s.filter = make([]uint64, 1<<keySetFilterBits/64)
+	}
+	s.m[k] = struct{}{}
+	b := k & (1<<keySetFilterBits - 1)
+	s.filter[b/64] |= 1 << (b % 64)
+}
+
+func (s *keySet) has(k uint64) bool {
+	if s.m == nil {
+		return false
+	}
+	b := k & (1<<keySetFilterBits - 1)
+	if s.filter[b/64]&(1<<(b%64)) == 0 {
+		return false
+	}
+	_, ok := s.m[k]
+	return ok
 }
