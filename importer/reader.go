@@ -49,15 +49,18 @@ type Reader struct {
 	// ReuseRecord makes Next return the same *Record every time, valid
 	// until the next call (see pgn.Reader.ReuseRecord).
 	ReuseRecord bool
+	// MainLineOnly tells the readers that only the main line's moves,
+	// its result and the tags are wanted (see pgn.Reader.MainLineOnly).
+	MainLineOnly bool
 	// Format is the detected format, set by the first call to Next.
 	Format string
 
-	src      io.Reader
-	name     string
-	closer   io.Closer
-	r        recordReader
-	setReuse func(bool)
-	err      error
+	src       io.Reader
+	name      string
+	closer    io.Closer
+	r         recordReader
+	configure func() // passes ReuseRecord and MainLineOnly on
+	err       error
 }
 
 // NewReader returns a reader of r; name (a path or an archive member
@@ -100,7 +103,7 @@ func (r *Reader) Next() (*Record, error) {
 			return nil, err
 		}
 	}
-	r.setReuse(r.ReuseRecord)
+	r.configure()
 	rec, err := r.r.Next()
 	if err != nil {
 		if _, ok := err.(*ParseError); !ok {
@@ -164,13 +167,13 @@ func (r *Reader) use(format string, rr recordReader) {
 	r.r = rr
 	switch x := rr.(type) {
 	case *pgn.Reader:
-		r.setReuse = func(b bool) { x.ReuseRecord = b }
+		r.configure = func() { x.ReuseRecord, x.MainLineOnly = r.ReuseRecord, r.MainLineOnly }
 	case *xqf.Reader:
-		r.setReuse = func(b bool) { x.ReuseRecord = b }
+		r.configure = func() { x.ReuseRecord = r.ReuseRecord }
 	case *dhtmlxq.Reader:
-		r.setReuse = func(b bool) { x.ReuseRecord = b }
+		r.configure = func() { x.ReuseRecord = r.ReuseRecord }
 	default:
-		r.setReuse = func(bool) {}
+		r.configure = func() {}
 	}
 }
 

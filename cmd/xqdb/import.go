@@ -93,7 +93,7 @@ func runImport(c *cli.Context) error {
 	}
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "import")
 	var sum importSummary
-	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, markRepeats: true,
+	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, markRepeats: true, mainLineOnly: true,
 		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results"), Ranks: true},
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {

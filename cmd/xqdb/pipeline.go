@@ -75,6 +75,9 @@ type pipeline struct {
 	// sink settles them from the earlier copy (or calls process). Archives
 	// that overlap repeat many games; import need not replay them twice.
 	markRepeats bool
+	// mainLineOnly has the readers keep only the main line (import: the
+	// database stores no comments or variations).
+	mainLineOnly bool
 }
 
 // process replays an item and runs work on it, as a worker does.
@@ -175,7 +178,7 @@ func (p *pipeline) read(ctx context.Context, pool, work chan *item) error {
 			}
 			continue
 		}
-		r.ReuseRecord = true
+		r.ReuseRecord, r.MainLineOnly = true, p.mainLineOnly
 		for {
 			rec, err := r.Next()
 			if err == io.EOF {

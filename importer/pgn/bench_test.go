@@ -50,17 +50,14 @@ func loadCorpus(b *testing.B, files []string) []byte {
 
 // BenchmarkReadPGN measures reading alone (no replay): MB/s, records/s,
 // and heap allocations per record and per move, with and without
-// ReuseRecord.
+// ReuseRecord, and keeping the main line only (as import reads).
 func BenchmarkReadPGN(b *testing.B) {
 	textenc.Detect([]byte{0xB0, 0xA1}, textenc.UTF8) // build the decoding tables outside the timing
 	for _, c := range benchCorpora {
 		data := loadCorpus(b, c.files)
-		for _, reuse := range []bool{true, false} {
-			name := c.name + "/reuse"
-			if !reuse {
-				name = c.name + "/alloc"
-			}
-			b.Run(name, func(b *testing.B) {
+		for _, mode := range []string{"reuse", "alloc", "mainline"} {
+			reuse, mainLine := mode != "alloc", mode == "mainline"
+			b.Run(c.name+"/"+mode, func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()
 				var records, moves int
@@ -69,7 +66,7 @@ func BenchmarkReadPGN(b *testing.B) {
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					r := pgn.NewReader(bytes.NewReader(data), c.name)
-					r.ReuseRecord = reuse
+					r.ReuseRecord, r.MainLineOnly = reuse, mainLine
 					for {
 						rec, err := r.Next()
 						if err == io.EOF {

@@ -3,6 +3,7 @@ package pgn_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -83,4 +84,57 @@ func checkRecord(t *testing.T, rec *record.Record, in []byte) {
 	if moves != len(rec.Moves) {
 		t.Fatalf("%d main-line moves, %d depth-0 move elements", len(rec.Moves), moves)
 	}
+}
+
+// FuzzMainLineOnly: a reader keeping only the main line returns the same
+// records as a full reader: the same tags, main-line moves, result,
+// encoding, set-up, sources and errors. (Its seeds, run by go test, are
+// the bundled PGN files.)
+func FuzzMainLineOnly(f *testing.F) {
+	files, _ := filepath.Glob(filepath.Join("..", "testdata", "pgn", "*"))
+	for _, p := range files {
+		if b, err := os.ReadFile(p); err == nil {
+			f.Add(b)
+		}
+	}
+	f.Add([]byte("[Event \"a\"]\n1. e4 {c} (1. d4 $1 (1. c4)) e5 $2 2. Nf3 1-0\n\n1. d4 ( 1-0"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		full := pgn.NewReader(bytes.NewReader(in), "fuzz")
+		main := pgn.NewReader(bytes.NewReader(in), "fuzz")
+		main.ReuseRecord, main.MainLineOnly = true, true
+		full.MaxRecordSize, main.MaxRecordSize = 1<<16, 1<<16
+		for n := 0; ; n++ {
+			a, errA := full.Next()
+			b, errB := main.Next()
+			if fmt.Sprint(errA) != fmt.Sprint(errB) {
+				t.Fatalf("record %d: errors %v and %v", n, errA, errB)
+			}
+			var pe *record.ParseError
+			if errA == io.EOF || errA != nil && !errors.As(errA, &pe) || n > len(in)+1 {
+				return // the end, or a sticky error
+			}
+			if (a == nil) != (b == nil) {
+				t.Fatalf("record %d: %v and %v", n, a, b)
+			}
+			if a == nil {
+				continue
+			}
+			if got, want := recordSummary(b), recordSummary(a); got != want {
+				t.Fatalf("record %d main line only:\n%s\nfull:\n%s", n, got, want)
+			}
+			for _, e := range b.Elements {
+				if e.Depth != 0 || e.Kind != record.Move && e.Kind != record.Result {
+					t.Fatalf("record %d: element %+v kept", n, e)
+				}
+			}
+		}
+	})
+}
+
+func recordSummary(r *record.Record) string {
+	var moves []string
+	for i, m := range r.Moves {
+		moves = append(moves, fmt.Sprintf("%s@%d:%d", r.MoveText(i), m.Line, m.Offset))
+	}
+	return fmt.Sprintf("%+v %q %v %q %q %q %v %q", r.Source, r.Tags, r.Game, r.Result, r.FEN, r.Encoding, r.NotationHint, moves)
 }

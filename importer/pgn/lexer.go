@@ -123,6 +123,10 @@ func (r *Reader) add(k record.Kind, start, end int, line int) {
 	if lx.tooLarge {
 		return
 	}
+	if r.MainLineOnly && (lx.depth != 0 || k != record.Move && k != record.Result) {
+		lx.contentEnd = end - lx.recStart
+		return
+	}
 	d := lx.depth
 	if d > 0xFFFF {
 		d = 0xFFFF

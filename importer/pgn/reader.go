@@ -50,6 +50,10 @@ type Reader struct {
 	// per move or per record beyond one string for the tags. The record
 	// is valid only until the next call.
 	ReuseRecord bool
+	// MainLineOnly keeps, of the movetext, only the main line's moves and
+	// its result (in Elements as in Moves): what an import stores. Reading
+	// is then faster; comments, NAGs and variations are still checked.
+	MainLineOnly bool
 	// MaxRecordSize bounds one record's bytes (default
 	// record.DefaultMaxRecordSize); a larger record is skipped with
 	// ErrRecordTooLarge.
