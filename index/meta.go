@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
 	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
@@ -123,25 +124,26 @@ var skipTags = map[string]bool{"fen": true, "setup": true, "format": true, "game
 
 // metaDoc builds the Bleve document of a game directly (no reflection),
 // with the analyzers the mapping declares, so query strings see the same
-// terms.
-func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs) *document.Document {
+// terms. Values analysed before are taken from cache (nil: none).
+func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache fieldCache) *document.Document {
 	text := im.AnalyzerNamed(textAnalyzer)
 	kw := im.AnalyzerNamed(keyword.Name)
 	plain := bleveindex.IndexField
 	phrase := plain | bleveindex.IncludeTermVectors
-	d := document.NewDocument(docID(gid))
+	var fields [24]fieldValue
+	fs := fields[:0]
 	addText := func(name, v string) {
 		if v = strings.TrimSpace(v); v != "" && v != "?" {
 			opts := plain
 			if slices.Contains(phraseFields, name) {
 				opts = phrase
 			}
-			d.AddField(document.NewTextFieldCustom(name, nil, []byte(v), opts, text))
+			fs = append(fs, fieldValue{name, v, opts, text})
 		}
 	}
 	addKeyword := func(name, v string) {
 		if v = strings.TrimSpace(v); v != "" {
-			d.AddField(document.NewTextFieldCustom(name, nil, []byte(v), plain, kw))
+			fs = append(fs, fieldValue{name, v, plain, kw})
 		}
 	}
 	addNumber := func(name string, v uint64) {
@@ -180,8 +182,73 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs) *docu
 		addNumber("date", uint64(a.Date))
 	}
 	addNumber("plies", uint64(a.Plies))
+
+	d := document.NewDocument(docID(gid))
+	for i, f := range fs {
+		// Bleve merges a field's analysis into the first one of its name
+		// when a document has the name twice (two rulings): such fields
+		// get their own analysis, not a shared one.
+		repeated := false
+		for j := range fs {
+			if j != i && fs[j].name == f.name {
+				repeated = true
+				break
+			}
+		}
+		if cache == nil || repeated {
+			d.AddField(document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer))
+			continue
+		}
+		d.AddField(cache.field(f))
+	}
 	return d
 }
+
+// fieldValue is a field of a metadata document before analysis.
+type fieldValue struct {
+	name, value string
+	opts        bleveindex.FieldIndexingOptions
+	analyzer    analysis.Analyzer
+}
+
+// fieldCache keeps the analysis of the field values of one batch of
+// documents: a batch's games share players, events, sites and dates, and
+// Bleve's analysis of a value (tokens, then a map of their frequencies)
+// costs more than looking it up. Bleve only reads an analysis, so
+// documents may share one.
+type fieldCache map[string]*cachedField
+
+func (c fieldCache) field(f fieldValue) *cachedField {
+	key := f.name + "\x00" + f.value
+	if cf, ok := c[key]; ok {
+		return cf
+	}
+	tf := document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer)
+	tf.Analyze()
+	cf := &cachedField{name: f.name, opts: f.opts, value: tf.Value(), length: tf.AnalyzedLength(), freqs: tf.AnalyzedTokenFrequencies()}
+	c[key] = cf
+	return cf
+}
+
+// cachedField is a text field analysed once, for many documents.
+type cachedField struct {
+	name   string
+	opts   bleveindex.FieldIndexingOptions
+	value  []byte
+	length int
+	freqs  bleveindex.TokenFrequencies
+}
+
+func (f *cachedField) Name() string                                          { return f.name }
+func (f *cachedField) ArrayPositions() []uint64                              { return nil }
+func (f *cachedField) Options() bleveindex.FieldIndexingOptions              { return f.opts }
+func (f *cachedField) Analyze()                                              {}
+func (f *cachedField) Value() []byte                                         { return f.value }
+func (f *cachedField) NumPlainTextBytes() uint64                             { return uint64(len(f.value)) }
+func (f *cachedField) Size() int                                             { return 64 + len(f.name) + len(f.value) }
+func (f *cachedField) EncodedFieldType() byte                                { return 't' }
+func (f *cachedField) AnalyzedLength() int                                   { return f.length }
+func (f *cachedField) AnalyzedTokenFrequencies() bleveindex.TokenFrequencies { return f.freqs }
 
 // padNumber writes v in decimal, zero-padded to width digits, so that
 // keyword order is numeric order.
