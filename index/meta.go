@@ -125,7 +125,7 @@ var skipTags = map[string]bool{"fen": true, "setup": true, "format": true, "game
 // metaDoc builds the Bleve document of a game directly (no reflection),
 // with the analyzers the mapping declares, so query strings see the same
 // terms. Values analysed before are taken from cache (nil: none).
-func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache fieldCache) *document.Document {
+func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache *fieldCache) *document.Document {
 	text := im.AnalyzerNamed(textAnalyzer)
 	kw := im.AnalyzerNamed(keyword.Name)
 	plain := bleveindex.IndexField
@@ -157,7 +157,7 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache
 	}
 	addKeyword("source", r.Source.File)
 	for _, t := range r.Tags {
-		name := strings.ToLower(t.Name)
+		name := cache.toLower(t.Name)
 		if skipTags[name] {
 			continue
 		}
@@ -216,18 +216,42 @@ type fieldValue struct {
 // Bleve's analysis of a value (tokens, then a map of their frequencies)
 // costs more than looking it up. Bleve only reads an analysis, so
 // documents may share one.
-type fieldCache map[string]*cachedField
+type fieldCache struct {
+	fields map[string]map[string]*cachedField // by name, then value
+	lower  map[string]string                  // tag names lower-cased
+}
 
-func (c fieldCache) field(f fieldValue) *cachedField {
-	key := f.name + "\x00" + f.value
-	if cf, ok := c[key]; ok {
+func newFieldCache() *fieldCache {
+	return &fieldCache{fields: map[string]map[string]*cachedField{}, lower: map[string]string{}}
+}
+
+func (c *fieldCache) field(f fieldValue) *cachedField {
+	byValue := c.fields[f.name]
+	if cf, ok := byValue[f.value]; ok {
 		return cf
+	}
+	if byValue == nil {
+		byValue = map[string]*cachedField{}
+		c.fields[f.name] = byValue
 	}
 	tf := document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer)
 	tf.Analyze()
 	cf := &cachedField{name: f.name, opts: f.opts, value: tf.Value(), length: tf.AnalyzedLength(), freqs: tf.AnalyzedTokenFrequencies()}
-	c[key] = cf
+	byValue[f.value] = cf
 	return cf
+}
+
+// toLower lower-cases a tag name, remembering the answer.
+func (c *fieldCache) toLower(name string) string {
+	if c == nil {
+		return strings.ToLower(name)
+	}
+	l, ok := c.lower[name]
+	if !ok {
+		l = strings.ToLower(name)
+		c.lower[name] = l
+	}
+	return l
 }
 
 // cachedField is a text field analysed once, for many documents.

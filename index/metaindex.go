@@ -121,7 +121,7 @@ func (m *metaIndexer) index(docs []pendingDoc) error {
 // concurrent use.
 func (m *metaIndexer) indexDocs(docs []pendingDoc) error {
 	b := m.s.meta.NewBatch()
-	cache := fieldCache{}
+	cache := newFieldCache()
 	for _, d := range docs {
 		if err := b.IndexAdvanced(metaDoc(m.im, d.gid, d.rec, d.attrs, cache)); err != nil {
 			return err
