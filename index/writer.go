@@ -616,27 +616,24 @@ func (t *tailWriter) finish() error {
 	return err
 }
 
-// Close flushes what is buffered, waits for the metadata index to catch
-// up, and merges runs when there are too many. Bleve's segment merge and
-// the run merge touch different stores, so they run side by side.
+// Close flushes what is buffered and, while the last run is written,
+// waits for the metadata index to catch up and merges its segments; then
+// it merges runs when there are too many. Bleve's segment merge and the
+// run writes and merges touch different stores, so they run side by side.
 func (w *Writer) Close() error {
-	err := w.Flush()
+	err := w.Flush() // the last run goes to the background writer, its documents to Bleve
+	metaDone := make(chan error, 1)
+	go func() {
+		err := w.meta.close()
+		if err == nil && w.added > 0 {
+			err = w.s.compactMeta()
+		}
+		metaDone <- err
+	}()
 	if werr := w.wait(); err == nil {
 		err = werr
 	}
-	if merr := w.meta.close(); err == nil {
-		err = merr
-	}
-	if err != nil {
-		return err
-	}
-	metaDone := make(chan error, 1)
-	if w.added > 0 {
-		go func() { metaDone <- w.s.compactMeta() }()
-	} else {
-		metaDone <- nil
-	}
-	if len(w.s.man.LiveRuns) > w.s.opts.MaxRuns {
+	if err == nil && len(w.s.man.LiveRuns) > w.s.opts.MaxRuns {
 		err = w.s.mergeRuns()
 	}
 	if merr := <-metaDone; err == nil {
