@@ -320,4 +320,19 @@ func TestImportSettlesRepeatedRecords(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("report:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
+
+	// The same moves under a Result the mate contradicts: --strict-results
+	// rejects that copy, as its own replay would.
+	c := filepath.Join(dir, "c.pgn")
+	if err := os.WriteFile(c, []byte(good+strings.ReplaceAll(good, "1-0", "0-1")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, stderr = runCLI(t, "import", "--db", filepath.Join(dir, "db2"), "--strict-results", "--json", c)
+	sum = importSummary{}
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || code != exitOK {
+		t.Fatalf("exit %d: %s %v", code, stderr, err)
+	}
+	if sum.Added != 1 || sum.Duplicates != 0 || sum.Rejected != 1 {
+		t.Fatalf("strict results: %+v, want 1 added, 1 rejected", sum)
+	}
 }

@@ -38,8 +38,9 @@ type item struct {
 }
 
 // textKey is a 128-bit hash of what a replay reads from a record: the game
-// and variant, the start position, the notation hint and the move tokens.
-// Two records with the same key replay to the same game.
+// and variant, the start position, the notation hint, the results (tag
+// and marker: --strict-results rejects on them) and the move tokens. Two
+// records with the same key replay alike.
 type textKey [2]uint64
 
 var textSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
@@ -51,6 +52,10 @@ func textKeyOf(r *importer.Record, buf []byte) (textKey, []byte) {
 	buf = append(buf, r.Variant...)
 	buf = append(buf, 0)
 	buf = append(buf, r.FEN...)
+	buf = append(buf, 0)
+	buf = append(buf, r.Tag("Result")...)
+	buf = append(buf, 0)
+	buf = append(buf, r.Result...)
 	for _, m := range r.Moves {
 		buf = append(buf, 0)
 		buf = append(buf, r.Text[m.Start:m.End]...)
