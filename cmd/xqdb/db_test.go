@@ -324,7 +324,7 @@ func TestImportSettlesRepeatedRecords(t *testing.T) {
 	// The same moves under a Result the mate contradicts: --strict-results
 	// rejects that copy, as its own replay would.
 	c := filepath.Join(dir, "c.pgn")
-	if err := os.WriteFile(c, []byte(good+strings.ReplaceAll(good, "1-0", "0-1")), 0o644); err != nil {
+	if err := os.WriteFile(c, []byte(good+strings.Replace(good, `[Result "1-0"]`, `[Result "0-1"]`, 1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	code, out, stderr = runCLI(t, "import", "--db", filepath.Join(dir, "db2"), "--strict-results", "--json", c)
