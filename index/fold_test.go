@@ -2,6 +2,7 @@ package index
 
 import (
 	"testing"
+	"unicode/utf8"
 
 	"github.com/xqdb/xqdb/engine"
 )
@@ -81,4 +82,33 @@ func TestSearchFoldsNames(t *testing.T) {
 			t.Errorf("Search(%q) = %v, %v; want %d games", tt.q, got, err, tt.want)
 		}
 	}
+}
+
+// FuzzFold: folding never panics, keeps valid text valid, and folding
+// twice changes nothing (a folded query word matches a folded index word).
+func FuzzFold(f *testing.F) {
+	for _, s := range []string{"Lü Qin", "呂欽", "Nguyễn", "Đặng", "ǅ", "İ", "\xff\xfe", "a\u0301\u0302"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		once := Fold(s)
+		if utf8.ValidString(s) && !utf8.ValidString(once) {
+			t.Fatalf("Fold(%q) = %q, not UTF-8", s, once)
+		}
+		if twice := Fold(once); utf8.ValidString(s) && twice != once {
+			t.Fatalf("Fold(%q) = %q, Fold again = %q", s, once, twice)
+		}
+	})
+}
+
+// FuzzParseQuery: no query string panics the parser, the date rewriting or
+// the adaptation to the index's fields.
+func FuzzParseQuery(f *testing.F) {
+	for _, q := range []string{`black:"Lü Qin" +date:>="1990"`, `year:>1995`, `month:1995-05`, `date:1990.05.01`,
+		`whiteelo:>2700 plies:<40`, `white:Carl*`, `black:呂*`, `event:"a b"~2`, `date:>"1990`, `red:hu~1`, `/re.*gex/`} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, q string) {
+		_, _ = parseQuery(q)
+	})
 }
