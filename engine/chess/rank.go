@@ -22,10 +22,12 @@ func (p *Position) MoveRank(m engine.Move) (int, bool) {
 	}
 	g := p.info()
 	from, to := moveFrom(m), moveTo(m)
-	if b.countNonPromotions(g, bit(from), bit(to)) != 1 {
-		return 0, false // not legal
+	// Legal when counting to's square too counts one more.
+	n := b.countBelow(g, from, bit(to)-1)
+	if b.countBelow(g, from, bit(to)<<1-1) != n+1 {
+		return 0, false
 	}
-	return b.countBelow(g, from, to), true
+	return n, true
 }
 
 // RankLegal is MoveRank of a move known to be legal (one ParseMove just
@@ -36,7 +38,7 @@ func (p *Position) RankLegal(m engine.Move) int {
 		n, _ := p.b.rankFromList(m)
 		return n
 	}
-	return p.b.countBelow(p.info(), moveFrom(m), moveTo(m))
+	return p.b.countBelow(p.info(), moveFrom(m), bit(moveTo(m))-1)
 }
 
 func (b *board) rankFromList(m engine.Move) (int, bool) {
@@ -54,13 +56,13 @@ func (b *board) rankFromList(m engine.Move) (int, bool) {
 }
 
 // countBelow counts the legal non-promotions from a square below f, and
-// from f to a square below t, in one pass: the rank of the non-promotion
-// f→t.
-func (b *board) countBelow(g *genInfo, f, t Square) int {
+// from f to a square in lowT, in one pass: with lowT the squares below t,
+// the rank of the non-promotion f→t.
+func (b *board) countBelow(g *genInfo, f Square, lowT uint64) int {
 	const promoRanks = rank1 | rank8
 	us := b.side
 	ub := Piece(us) << 3
-	below, at, lowT := bit(f)-1, bit(f), bit(t)-1
+	below, at := bit(f)-1, bit(f)
 	ksq := g.ksq
 	n := 0
 	if ksq <= f {
@@ -130,62 +132,7 @@ func (b *board) countBelow(g *genInfo, f, t Square) int {
 	}
 	if b.ep != NoSquare {
 		for c := pawnAttacks[us^1][b.ep] & pawns & from; c != 0; c &= c - 1 {
-			if s := lsb(c); (s != f || b.ep < t) && b.epLegal(g, s) {
-				n++
-			}
-		}
-	}
-	return n
-}
-
-// countNonPromotions counts the legal moves that are not promotions whose
-// from-square is in from and to-square in to: countLegal, restricted.
-func (b *board) countNonPromotions(g *genInfo, from, to uint64) int {
-	const promoRanks = rank1 | rank8
-	us := b.side
-	ub := Piece(us) << 3
-	ksq := g.ksq
-	n := 0
-	if from&bit(ksq) != 0 {
-		n += popcount(b.safe(g, kingAttacks[ksq]&^g.own&to))
-		if g.checkers == 0 && b.castle != 0 {
-			var buf [2]engine.Move
-			n += len(b.appendCastles(buf[:0], g, to))
-		}
-	}
-	if g.checkers&(g.checkers-1) != 0 {
-		return n // double check: only the king moves
-	}
-	mask := g.checkMask &^ g.own & to
-	for pcs := b.bb[ub|Piece(Knight)] &^ g.pinned & from; pcs != 0; pcs &= pcs - 1 {
-		n += popcount(knightAttacks[lsb(pcs)] & mask)
-	}
-	q := b.bb[ub|Piece(Queen)]
-	for pcs := (b.bb[ub|Piece(Bishop)] | q) & from; pcs != 0; pcs &= pcs - 1 {
-		s := lsb(pcs)
-		n += popcount(bishopAttacks(s, g.occ) & mask & g.pinLine(s))
-	}
-	for pcs := (b.bb[ub|Piece(Rook)] | q) & from; pcs != 0; pcs &= pcs - 1 {
-		s := lsb(pcs)
-		n += popcount(rookAttacks(s, g.occ) & mask & g.pinLine(s))
-	}
-	// Pawn targets, kept when the square they come from is in from.
-	p1, p2, cl, cr := b.pawnTargets(g, mask)
-	if us == White {
-		p1, p2, cl, cr = p1&(from<<8), p2&(from<<16), cl&(from<<7), cr&(from<<9)
-	} else {
-		p1, p2, cl, cr = p1&(from>>8), p2&(from>>16), cl&(from>>9), cr&(from>>7)
-	}
-	n += popcount(p1&^promoRanks) + popcount(p2) + popcount(cl&^promoRanks) + popcount(cr&^promoRanks)
-	pawns := b.bb[ub|Piece(Pawn)]
-	if pinned := pawns & g.pinned & from; pinned != 0 && g.checkers == 0 {
-		for ; pinned != 0; pinned &= pinned - 1 {
-			n += popcount(b.pinnedPawnTargets(g, lsb(pinned), mask) &^ promoRanks)
-		}
-	}
-	if b.ep != NoSquare && to&bit(b.ep) != 0 {
-		for c := pawnAttacks[us^1][b.ep] & pawns & from; c != 0; c &= c - 1 {
-			if b.epLegal(g, lsb(c)) {
+			if s := lsb(c); (s != f || bit(b.ep)&lowT != 0) && b.epLegal(g, s) {
 				n++
 			}
 		}
