@@ -81,6 +81,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Commands:        commands(),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cpuprofile", Hidden: true, Usage: "write a CPU profile here (for developers)"},
+			&cli.StringFlag{Name: "memprofile", Hidden: true, Usage: "write an allocation profile here on exit (for developers)"},
 		},
 		Before: func(c *cli.Context) error {
 			if path := c.String("cpuprofile"); path != "" {
@@ -97,6 +98,14 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		After: func(c *cli.Context) error {
 			if c.String("cpuprofile") != "" {
 				pprof.StopCPUProfile()
+			}
+			if path := c.String("memprofile"); path != "" {
+				f, err := os.Create(path)
+				if err != nil {
+					return err
+				}
+				defer f.Close()
+				return pprof.Lookup("allocs").WriteTo(f, 0)
 			}
 			return nil
 		},
