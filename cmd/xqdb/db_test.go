@@ -336,3 +336,28 @@ func TestImportSettlesRepeatedRecords(t *testing.T) {
 		t.Fatalf("strict results: %+v, want 1 added, 1 rejected", sum)
 	}
 }
+
+// Without --game, the position asked says the game: chess moves or a chess
+// FEN mean chess, Xiangqi ones Xiangqi, as a user of either expects.
+func TestPositionImpliesGame(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "db")
+	if code, _, stderr := runCLI(t, "import", "--db", db, fixture("pgnmentor-capablanca-fischer.pgn.gz")); code != exitOK {
+		t.Fatalf("import: %s", stderr)
+	}
+	implied := treeOf(t, "--db", db, "--moves", "e4 c5")
+	explicit := treeOf(t, "--db", db, "--game", "chess", "--moves", "e4 c5")
+	if implied.Games == 0 || implied.Games != explicit.Games || implied.Key != explicit.Key {
+		t.Fatalf("tree --moves \"e4 c5\": %d games (key %s); with --game chess %d (key %s)", implied.Games, implied.Key, explicit.Games, explicit.Key)
+	}
+	const sicilian = "rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+	if byFEN := treeOf(t, "--db", db, "--fen", sicilian); byFEN.Games != explicit.Games {
+		t.Fatalf("tree --fen (chess): %d games, want %d", byFEN.Games, explicit.Games)
+	}
+	if code, out, _ := runCLI(t, "position", "--fen", sicilian); code != exitOK || !strings.Contains(out, "side      white") {
+		t.Fatalf("position --fen (chess): exit %d\n%s", code, out)
+	}
+	// Xiangqi stays the default, and ICCS moves are Xiangqi's.
+	if xq := treeOf(t, "--db", ccpdDB(t), "--moves", "h2e2"); xq.Games == 0 {
+		t.Fatal("tree --moves h2e2 on CCPD finds no games")
+	}
+}

@@ -10,20 +10,50 @@ import (
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
+	"github.com/xqdb/xqdb/importer/record"
 )
 
 // gameFlag is the --game flag shared by the commands that set up positions.
-var gameFlag = &cli.StringFlag{Name: "game", Aliases: []string{"g"}, Value: "xiangqi", Usage: "xiangqi or chess"}
+var gameFlag = &cli.StringFlag{Name: "game", Aliases: []string{"g"}, Value: "xiangqi",
+	Usage: "xiangqi or chess (when not given: the game --fen, --moves or --notation is in)"}
 
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print one JSON document for scripts"}
 
-// parseGameFlag reads --game; a bad name is a usage error.
+// parseGameFlag reads --game; a bad name is a usage error. Without it,
+// the position asked says the game, as a user of either game expects
+// (xqdb tree --moves "e4 c5"): a FEN's shape (8 ranks: chess), a
+// notation's game, or the game whose rules read every move (Xiangqi
+// first); Xiangqi when nothing says.
 func parseGameFlag(c *cli.Context) (engine.Game, error) {
+	if !c.IsSet("game") {
+		return impliedGame(c), nil
+	}
 	g, err := engine.ParseGame(c.String("game"))
 	if err != nil {
 		return 0, usageError{err}
 	}
 	return g, nil
+}
+
+func impliedGame(c *cli.Context) engine.Game {
+	fen := c.String("fen")
+	switch record.FENRanks(fen) {
+	case 8:
+		return engine.Chess
+	case 10:
+		return engine.Xiangqi
+	}
+	if n, err := engine.ParseNotation(c.String("notation")); err == nil && n != engine.Auto {
+		return n.Game()
+	}
+	if moves := c.String("moves"); moves != "" {
+		for _, g := range []engine.Game{engine.Xiangqi, engine.Chess} {
+			if p, err := newPosition(g, fen); err == nil && playMoves(p, moves, engine.Auto) == nil {
+				return g
+			}
+		}
+	}
+	return engine.Xiangqi
 }
 
 // newPosition sets up a position of game g from fen, or the standard start
