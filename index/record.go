@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
@@ -116,19 +115,6 @@ func encodeRecord(dst []byte, r *Record) ([]byte, error) {
 	return dst, nil
 }
 
-// moveAtIndex is the inverse of games.MoveRank.
-func moveAtIndex(p engine.Position, idx byte, scratch []engine.Move) (engine.Move, bool) {
-	g := p.Game()
-	legal := p.AppendLegalMoves(scratch[:0])
-	if int(idx) >= len(legal) {
-		return 0, false
-	}
-	slices.SortFunc(legal, func(a, b engine.Move) int {
-		return int(games.WireCode(g, a)) - int(games.WireCode(g, b))
-	})
-	return legal[idx], true
-}
-
 // decodeRecord unpacks a record stored under id.
 func decodeRecord(id uint32, b []byte) (*Record, error) {
 	d := decoder{b: b}
@@ -169,9 +155,8 @@ func decodeRecord(id uint32, b []byte) (*Record, error) {
 		return nil, fmt.Errorf("%w %d: %v", ErrCorruptRecord, id, err)
 	}
 	r.Moves = make([]engine.Move, plies)
-	var scratch [256]engine.Move
 	for i := range r.Moves {
-		m, ok := moveAtIndex(p, d.byte(), scratch[:])
+		m, ok := games.MoveAtRank(p, int(d.byte()))
 		if !ok || d.err != nil {
 			return nil, fmt.Errorf("%w %d: move %d", ErrCorruptRecord, id, i+1)
 		}

@@ -118,17 +118,21 @@ func writeMainLine(w *pgn.Writer, g engine.Game, fen string, moves []engine.Move
 	if err != nil {
 		return
 	}
+	num := fullMoveNumber(pos) // the set-up's; it counts on after each second-side move
 	for i, m := range moves {
-		if pos.SideToMove() == engine.First || i == 0 {
-			num := strconv.Itoa(fullMoveNumber(pos))
-			if pos.SideToMove() == engine.First {
-				w.Word(num + ".")
+		first := pos.SideToMove() == engine.First
+		if first || i == 0 {
+			if first {
+				w.Word(strconv.Itoa(num) + ".")
 			} else {
-				w.Word(num + "...")
+				w.Word(strconv.Itoa(num) + "...")
 			}
 		}
 		move(i, pos, m)
 		pos.Make(m)
+		if !first {
+			num++
+		}
 	}
 }
 

@@ -1,6 +1,10 @@
 package chess
 
-import "github.com/xqdb/xqdb/engine"
+import (
+	"slices"
+
+	"github.com/xqdb/xqdb/engine"
+)
 
 // MoveRank returns how many legal moves have a smaller wire code than m
 // (the move's uint16 value, Polyglot's layout) and whether m is legal: m's
@@ -39,6 +43,63 @@ func (p *Position) RankLegal(m engine.Move) int {
 		return n
 	}
 	return p.b.countBelow(p.info(), moveFrom(m), bit(moveTo(m))-1)
+}
+
+// MoveAtRank is the inverse of MoveRank: the legal move whose rank is r,
+// and false when there are not r+1 legal moves. Counting finds it without
+// sorting the legal moves: countBelow, bisected over the own pieces'
+// squares, tells which piece makes the move of rank r (non-promotions come
+// by from-square), and only that piece's moves are listed.
+func (p *Position) MoveAtRank(r int) (engine.Move, bool) {
+	b := &p.b
+	g := p.info()
+	if r < 0 {
+		return 0, false
+	}
+	var buf [maxMoves]engine.Move
+	var codes [maxMoves]uint16
+	// nth lists the moves from the squares of from to target, keeps the
+	// promotions or the others, and returns the nth in code order.
+	nth := func(from uint64, promotions bool, n int) (engine.Move, bool) {
+		k := 0
+		for _, m := range b.genLegalFrom(buf[:0], g, from, ^uint64(0)) {
+			if (movePromo(m) != NoPieceType) == promotions && k < len(codes) {
+				codes[k] = uint16(m)
+				k++
+			}
+		}
+		if n >= k {
+			return 0, false
+		}
+		slices.Sort(codes[:k])
+		return engine.Move(codes[n]), true
+	}
+	if total := b.countBelow(g, 63, ^uint64(0)); r >= total {
+		return nth(^uint64(0), true, r-total)
+	}
+	// The piece: the last own square s whose moves start at a rank <= r.
+	var sq [16]Square
+	n := 0
+	for own := g.own; own != 0 && n < len(sq); own &= own - 1 {
+		sq[n] = lsb(own)
+		n++
+	}
+	if g.own&^(bit(sq[n-1])<<1-1) != 0 {
+		n = 0 // more than 16 pieces (a composed position): bisect none
+	}
+	lo, hi := 0, n // sq[lo] starts at <= r; find the last such
+	for hi-lo > 1 {
+		mid := (lo + hi) / 2
+		if b.countBelow(g, sq[mid], 0) <= r {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	if n == 0 {
+		return nth(^uint64(0), false, r)
+	}
+	return nth(bit(sq[lo]), false, r-b.countBelow(g, sq[lo], 0))
 }
 
 func (b *board) rankFromList(m engine.Move) (int, bool) {

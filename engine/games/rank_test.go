@@ -48,7 +48,13 @@ func TestMoveRankIsIndexInSortedLegalMoves(t *testing.T) {
 					if r := RankLegal(p, m); r != i {
 						t.Fatalf("%s: RankLegal of %s = %d; want %d", p.FEN(), p.FormatMove(m, engine.Auto), r, i)
 					}
+					if got, ok := MoveAtRank(p, i); !ok || got != m {
+						t.Fatalf("%s: MoveAtRank(%d) = %s, %v; want %s", p.FEN(), i, p.FormatMove(got, engine.Auto), ok, p.FormatMove(m, engine.Auto))
+					}
 					checked++
+				}
+				if _, ok := MoveAtRank(p, len(legal)); ok {
+					t.Fatalf("%s: MoveAtRank(%d) of %d legal moves found one", p.FEN(), len(legal), len(legal))
 				}
 				// Moves to every square from a square some legal move
 				// leaves (pinned pieces, king steps into check, …), and a
