@@ -3,7 +3,10 @@ package query
 import (
 	"cmp"
 	"fmt"
+	"runtime"
 	"slices"
+	"sync"
+	"sync/atomic"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/index"
@@ -81,10 +84,15 @@ func Games(s *index.Store, req ListRequest) (*GameList, error) {
 	if req.Limit > 0 {
 		hi = min(lo+req.Limit, hi)
 	}
-	for _, h := range hits[lo:hi] {
+	// Reading a record replays it (its moves are stored as ranks): a long
+	// page (an export) is read on every core.
+	page := hits[lo:hi]
+	out.Games = make([]GameRow, len(page))
+	err := forEach(len(page), func(i int) error {
+		h := page[i]
 		r, err := s.Game(h.gid)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		ply := h.ply
 		if req.Position != nil && ply < 0 {
@@ -94,9 +102,41 @@ func Games(s *index.Store, req ListRequest) (*GameList, error) {
 				ply = mirrorPly(r, req.Position)
 			}
 		}
-		out.Games = append(out.Games, GameRow{Record: r, Attrs: s.Attrs(h.gid), Ply: ply})
+		out.Games[i] = GameRow{Record: r, Attrs: s.Attrs(h.gid), Ply: ply}
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
+}
+
+// forEach calls fn(0) … fn(n-1) on GOMAXPROCS goroutines and returns the
+// first error (the calls after it may not all be made).
+func forEach(n int, fn func(i int) error) error {
+	var next atomic.Int64
+	var first error
+	var once sync.Once
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if err := fn(i); err != nil {
+					once.Do(func() { first = err })
+					next.Store(int64(n)) // stop the others early
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
 }
 
 // uniqueGames keeps one hit per game (a game can reach a position and its

@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -70,6 +73,41 @@ func exportNotation(c *cli.Context, g engine.Game) (engine.Notation, error) {
 		return engine.SAN, nil
 	}
 	return n, nil
+}
+
+// writeStoredGames writes games as PGN in their order, each in the
+// notation of its game. Formatting (SAN asks for each position's legal
+// moves) runs on every core: each takes a stretch of a block of games into
+// a buffer of its own, and the buffers are written in turn.
+func writeStoredGames(dst io.Writer, rows []query.GameRow, notation [4]engine.Notation) error {
+	const block = 4096
+	workers := max(1, runtime.GOMAXPROCS(0))
+	bufs := make([]bytes.Buffer, workers)
+	for start := 0; start < len(rows); start += block {
+		part := rows[start:min(start+block, len(rows))]
+		per := (len(part) + workers - 1) / workers
+		var wg sync.WaitGroup
+		for k := range workers {
+			lo, hi := min(k*per, len(part)), min((k+1)*per, len(part))
+			bufs[k].Reset()
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				w := pgn.NewWriter(&bufs[k])
+				for _, row := range part[lo:hi] {
+					writeStored(w, row.Record, notation[row.Record.Game%4])
+				}
+				w.Flush() // into a bytes.Buffer: no error
+			}()
+		}
+		wg.Wait()
+		for k := range bufs {
+			if _, err := dst.Write(bufs[k].Bytes()); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // writeStored writes a stored game as PGN.
@@ -195,15 +233,13 @@ func runExport(c *cli.Context) error {
 		defer f.Close()
 		dst = f
 	}
-	w := pgn.NewWriter(dst)
-	for _, row := range list.Games {
-		n, err := exportNotation(c, row.Record.Game)
-		if err != nil {
+	var notation [4]engine.Notation // by game
+	for _, g := range []engine.Game{engine.Xiangqi, engine.Chess} {
+		if notation[g%4], err = exportNotation(c, g); err != nil {
 			return err
 		}
-		writeStored(w, row.Record, n)
 	}
-	if err := w.Flush(); err != nil {
+	if err := writeStoredGames(dst, list.Games, notation); err != nil {
 		return err
 	}
 	if c.Bool("json") && c.String("out") != "" {
