@@ -141,18 +141,8 @@ func MoveAtRank(p engine.Position, r int) (engine.Move, bool) {
 		return 0, false
 	}
 	g := p.Game()
-	if len(legal) > 256 {
-		slices.SortFunc(legal, func(a, b engine.Move) int { return int(WireCode(g, a)) - int(WireCode(g, b)) })
-		return legal[r], true
-	}
-	// Each move's code with its index in one uint32: integers sort several
-	// times faster than moves by a compare func.
-	var keys [256]uint32
-	for i, m := range legal {
-		keys[i] = uint32(WireCode(g, m))<<8 | uint32(i)
-	}
-	slices.Sort(keys[:len(legal)])
-	return legal[keys[r]&0xFF], true
+	slices.SortFunc(legal, func(a, b engine.Move) int { return int(WireCode(g, a)) - int(WireCode(g, b)) })
+	return legal[r], true
 }
 
 // MoveRank returns how many legal moves of p have a smaller wire code than
