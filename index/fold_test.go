@@ -78,7 +78,7 @@ func TestSearchFoldsNames(t *testing.T) {
 		{`black:呂*`, 2},
 		{`red:LÊ*`, 2},
 	} {
-		if got, err := s.Search(tt.q, nil); err != nil || len(got) != tt.want {
+		if got, err := s.Search(nil, tt.q); err != nil || len(got) != tt.want {
 			t.Errorf("Search(%q) = %v, %v; want %d games", tt.q, got, err, tt.want)
 		}
 	}

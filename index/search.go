@@ -14,15 +14,22 @@ import (
 // maxHits bounds one metadata search.
 const maxHits = 10_000_000
 
-// Search runs a Bleve query string over the games' metadata and returns
-// the ids of every matching game, in no particular order. When within is
-// not nil, only those games are considered (the query is intersected with
-// their document ids, which is how a position drives the search when it has
-// fewer games than the query would match).
-func (s *Store) Search(q string, within []uint32) ([]uint32, error) {
-	bq, err := parseQuery(q)
-	if err != nil {
-		return nil, err
+// Search runs query strings over the games' metadata and returns the ids
+// of every game that matches them all, in no particular order. When within
+// is not nil, only those games are considered (the query is intersected
+// with their document ids, which is how a position drives the search when
+// it has fewer games than the query would match).
+func (s *Store) Search(within []uint32, queries ...string) ([]uint32, error) {
+	var all []query.Query
+	for _, q := range queries {
+		if strings.TrimSpace(q) == "" {
+			continue
+		}
+		bq, err := parseQuery(q)
+		if err != nil {
+			return nil, err
+		}
+		all = append(all, bq)
 	}
 	if within != nil {
 		if len(within) == 0 {
@@ -32,8 +39,15 @@ func (s *Store) Search(q string, within []uint32) ([]uint32, error) {
 		for i, g := range within {
 			ids[i] = docID(g)
 		}
-		bq = query.NewConjunctionQuery([]query.Query{bq, query.NewDocIDQuery(ids)})
+		all = append(all, query.NewDocIDQuery(ids))
 	}
+	var bq query.Query = query.NewMatchAllQuery()
+	if len(all) == 1 {
+		bq = all[0]
+	} else if len(all) > 1 {
+		bq = query.NewConjunctionQuery(all)
+	}
+	q := strings.Join(queries, " ; ")
 	// Count first so the request asks for exactly the hits there are.
 	req := bleve.NewSearchRequestOptions(bq, 0, 0, false)
 	res, err := s.meta.Search(req)
@@ -66,27 +80,109 @@ func ValidateQuery(q string) error {
 	return err
 }
 
-// parseQuery parses a Bleve query string, after rewriting date
-// comparisons, and turns numeric queries on the padded keyword fields into
-// term ranges and padded terms. An empty query (or "*") matches every game.
+// parseQuery reads a query string as users of game databases mean it
+// (SCID's and ChessBase's search, lichess's filters): every clause must
+// match, "-" excludes, and OR separates alternatives, each of which is a
+// Bleve query string. Bleve alone would make plain clauses optional
+// (black:"Lü Qin" date:>="1990" would list every game since 1990). A
+// word without a field is looked for in the players, event, site and
+// opening name. Date comparisons are rewritten first; adapt fits the
+// rest to how fields are indexed. An empty query (or "*") matches every
+// game.
 func parseQuery(q string) (query.Query, error) {
 	if t := strings.TrimSpace(q); t == "" || t == "*" {
 		return query.NewMatchAllQuery(), nil
 	}
-	parsed, err := query.NewQueryStringQuery(rewriteQuery(q)).Parse()
-	if err != nil {
-		return nil, fmt.Errorf("index: bad query %q: %w", q, err)
+	var alternatives []query.Query
+	for _, part := range splitOr(q) {
+		if strings.TrimSpace(part) == "" {
+			return nil, fmt.Errorf("index: bad query %q: OR needs a clause on each side", q)
+		}
+		parsed, err := query.NewQueryStringQuery(rewriteQuery(part)).Parse()
+		if err != nil {
+			return nil, fmt.Errorf("index: bad query %q: %w", q, err)
+		}
+		if b, ok := parsed.(*query.BooleanQuery); ok {
+			if d, ok := b.Should.(*query.DisjunctionQuery); ok {
+				b.Should = nil
+				b.AddMust(d.Disjuncts...)
+			}
+		}
+		alternatives = append(alternatives, adapt(parsed))
 	}
-	return adapt(parsed), nil
+	if len(alternatives) == 1 {
+		return alternatives[0], nil
+	}
+	return query.NewDisjunctionQuery(alternatives), nil
 }
 
-// adapt fits a parsed query to how fields are indexed: red means white,
-// numeric queries on padded keyword fields become term ranges and padded
-// terms, a phrase on a field indexed without positions becomes "all these
-// words", and wildcard, prefix and fuzzy terms are folded.
+// splitOr cuts a query string at each OR that stands alone outside
+// quotes.
+func splitOr(q string) []string {
+	var parts []string
+	start, inQuote := 0, false
+	for i := 0; i < len(q); i++ {
+		switch c := q[i]; {
+		case c == '\\':
+			i++ // an escaped character, quote or not
+		case c == '"':
+			inQuote = !inQuote
+		case !inQuote && c == 'O' && strings.HasPrefix(q[i:], "OR") &&
+			(i == 0 || isSpace(q[i-1])) && (i+2 == len(q) || isSpace(q[i+2])):
+			parts = append(parts, q[start:i])
+			start = i + 2
+			i++
+		}
+	}
+	return append(parts, q[start:])
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
+// anyFields are where a word without a field is looked for.
+var anyFields = []string{"white", "black", "event", "site", "opening_name"}
+
+// perField copies a query on no field (Bleve's "_all", which xqdb does not
+// index) to each of anyFields: any of them may match.
+func perField[T any, PT interface {
+	*T
+	query.FieldableQuery
+}](x PT) query.Query {
+	alts := make([]query.Query, len(anyFields))
+	for i, f := range anyFields {
+		c := *x
+		PT(&c).SetField(f)
+		alts[i] = adapt(PT(&c))
+	}
+	return query.NewDisjunctionQuery(alts)
+}
+
+// adapt fits a parsed query to how fields are indexed: red means white, a
+// query on no field asks anyFields, numeric queries on padded keyword
+// fields become term ranges and padded terms, an unquoted value and a
+// phrase on a field indexed without positions mean "all these words", and
+// wildcard, prefix and fuzzy terms are folded.
 func adapt(q query.Query) query.Query {
 	if f, ok := q.(query.FieldableQuery); ok && f.Field() == "red" {
 		f.SetField("white") // Red is White's name in Xiangqi; indexed once
+	}
+	if f, ok := q.(query.FieldableQuery); ok && (f.Field() == "" || f.Field() == "_all") {
+		switch x := q.(type) {
+		case *query.MatchQuery:
+			return perField(x)
+		case *query.MatchPhraseQuery:
+			return perField(x)
+		case *query.WildcardQuery:
+			return perField(x)
+		case *query.PrefixQuery:
+			return perField(x)
+		case *query.FuzzyQuery:
+			return perField(x)
+		case *query.RegexpQuery:
+			return perField(x)
+		case *query.TermQuery:
+			return perField(x)
+		}
 	}
 	switch x := q.(type) {
 	case *query.BooleanQuery:
@@ -173,6 +269,9 @@ func adapt(q query.Query) query.Query {
 				return t
 			}
 		}
+		// All of a value's words: black:胡荣华 is three words (one a
+		// character), and any one of them alone would match 胡 or 华.
+		x.SetOperator(query.MatchQueryOperatorAnd)
 	}
 	return q
 }

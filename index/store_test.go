@@ -142,10 +142,32 @@ func TestSearchMetadata(t *testing.T) {
 		{`white:"hu ronghua"`, 1},
 		{`red:"Hu Ronghua"`, 1},
 		{`black:"吕钦"`, 1},
+		{`black:吕钦`, 1}, // every character, not any: 吕 alone is not 吕钦
+		{`black:吕荣`, 0},
+		{`white:胡荣`, 1},
+		{`black:Qin Lü`, 1}, // two clauses: black:Qin, and Lü anywhere
 		{`date:>="1990"`, 2},
-		{`date:>="1990-01-01" date:<"1996"`, 3}, // should-clauses: either
+		// Every clause must match, as in SCID and ChessBase (Bleve alone
+		// would make plain clauses optional); OR separates alternatives.
+		{`date:>="1990-01-01" date:<"1996"`, 1},
 		{`+date:>="1990-01-01" +date:<"1996"`, 1},
+		{`black:"Lü Qin" date:>="1990"`, 1},
+		{`black:"Lü Qin" +date:>="1990"`, 1},
 		{`+date:>="1990" +black:"Lü Qin"`, 1},
+		{`black:"Lü Qin" date:<"1990"`, 0},
+		{`date:<"1990" OR date:>="1996"`, 2},
+		{`black:"Lü Qin" OR black:吕钦 OR red:"Lü Qin"`, 3},
+		{`black:"Lü Qin" date:<"1990" OR redelo:2600`, 1},
+		{`event:"a OR b" OR date:1995`, 1}, // OR inside quotes is a word
+		{`-date:1995`, 2},
+		{`result:1-0 -black:"Lü Qin"`, 2},
+		// A word without a field: players, event, site, opening name.
+		{`Ronghua`, 2},
+		{`胡荣华`, 1},
+		{`"Hu Ronghua" date:<"1990"`, 1},
+		{`national`, 1},
+		{`Rong*`, 2},
+		{`-Ronghua`, 1},
 		{`opening:C45`, 1},
 		{`result:1-0`, 3},
 		{`game:xiangqi`, 3},
@@ -177,13 +199,22 @@ func TestSearchMetadata(t *testing.T) {
 		{`plies:>=1`, 3},
 	}
 	for _, tt := range tests {
-		got, err := s.Search(tt.q, nil)
+		got, err := s.Search(nil, tt.q)
 		if err != nil || len(got) != tt.want {
 			t.Errorf("Search(%q) = %v, %v; want %d hits", tt.q, got, err, tt.want)
 		}
 	}
-	if got, _ := s.Search(`result:1-0`, []uint32{2}); len(got) != 1 || got[0] != 2 {
+	if got, _ := s.Search([]uint32{2}, `result:1-0`); len(got) != 1 || got[0] != 2 {
 		t.Errorf("Search within [2] = %v", got)
+	}
+	// Several query strings must all match, each with its own OR.
+	if got, _ := s.Search(nil, `date:1988 OR date:1995`, `black:"Lü Qin"`); len(got) != 1 {
+		t.Errorf("Search of two queries = %v, want the 1995 game", got)
+	}
+	for _, q := range []string{`OR date:1995`, `date:1995 OR`, `date:1995 OR OR year:1988`} {
+		if _, err := s.Search(nil, q); err == nil {
+			t.Errorf("Search(%q) took a bare OR", q)
+		}
 	}
 }
 
@@ -316,7 +347,7 @@ func TestMetadataAfterManyBatches(t *testing.T) {
 	if len(zaps) != 1 {
 		t.Errorf("%d Bleve segments after the import, want 1", len(zaps))
 	}
-	got, err := s.Search(`event:batch`, nil)
+	got, err := s.Search(nil, `event:batch`)
 	if err != nil || len(got) != n {
 		t.Fatalf("Search found %d of %d games (%v)", len(got), n, err)
 	}

@@ -64,12 +64,12 @@ func Games(s *index.Store, req ListRequest) (*GameList, error) {
 		if err != nil {
 			return nil, err
 		}
-		if hits, err = filterHits(s, hs, req.Query); err != nil {
+		if hits, err = filterHits(s, hs, req.Options); err != nil {
 			return nil, err
 		}
 		hits = uniqueGames(hits)
 	} else {
-		ids, err := s.Search(req.Query, nil)
+		ids, err := s.Search(nil, req.Query, req.Filter)
 		if err != nil {
 			return nil, err
 		}

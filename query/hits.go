@@ -22,8 +22,12 @@ type Options struct {
 	// Mirror counts the left-right mirror image of a Xiangqi position as
 	// the same position; its moves are mapped back to the asked side.
 	Mirror bool
-	// Query is a Bleve query string over the games' metadata ("" = all).
+	// Query is a query string over the games' metadata ("" = all; the
+	// syntax of index.Store.Search).
 	Query string
+	// Filter is a second query string every game must match as well (the
+	// CLI's --game); it keeps its own OR apart from Query's.
+	Filter string
 }
 
 // positionHits returns the stats of pos (and of its mirror with Mirror) and,
@@ -89,15 +93,15 @@ func addAgg(aggs []moveAgg, m engine.Move, end bool, ms index.MoveStats) []moveA
 
 // filterHits keeps the hits whose game matches the metadata query, asking
 // Bleve only about those games (the position drives the search).
-func filterHits(s *index.Store, hits []hit, q string) ([]hit, error) {
-	if q == "" {
+func filterHits(s *index.Store, hits []hit, opt Options) ([]hit, error) {
+	if opt.Query == "" && opt.Filter == "" {
 		return hits, nil
 	}
 	ids := make([]uint32, 0, len(hits))
 	for _, h := range hits {
 		ids = append(ids, h.gid)
 	}
-	match, err := s.Search(q, ids)
+	match, err := s.Search(ids, opt.Query, opt.Filter)
 	if err != nil {
 		return nil, err
 	}

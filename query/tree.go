@@ -33,12 +33,13 @@ type Tree struct {
 
 // BuildTree returns the move tree of pos.
 func BuildTree(s *index.Store, pos engine.Position, opt Options) (*Tree, error) {
-	aggs, hits, err := positionHits(s, pos, opt, opt.Query != "")
+	filtered := opt.Query != "" || opt.Filter != ""
+	aggs, hits, err := positionHits(s, pos, opt, filtered)
 	if err != nil {
 		return nil, err
 	}
-	if opt.Query != "" {
-		if hits, err = filterHits(s, hits, opt.Query); err != nil {
+	if filtered {
+		if hits, err = filterHits(s, hits, opt); err != nil {
 			return nil, err
 		}
 		aggs = aggsFromHits(s, hits)

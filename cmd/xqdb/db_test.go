@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/xqdb/xqdb/importer"
+	"github.com/xqdb/xqdb/index"
 	"github.com/xqdb/xqdb/replay"
 )
 
@@ -127,22 +128,43 @@ func TestTreeOnCCPD(t *testing.T) {
 
 func TestPlayerQueryMatchesTags(t *testing.T) {
 	db := ccpdDB(t)
-	want := 0
-	for _, r := range fixtureGames(t) {
-		if strings.Contains(r.Tag("Black"), "胡榮華") {
-			want++
+	count := func(keep func(black, red string, date uint32, result string) bool) int {
+		n := 0
+		for _, r := range fixtureGames(t) {
+			if keep(r.Tag("Black"), r.Tag("Red"), index.ParseDate(r.Tag("Date")), r.Tag("Result")) {
+				n++
+			}
 		}
+		return n
 	}
-	// CCPD writes names in traditional characters; users type either.
-	for _, q := range []string{`black:"胡榮華"`, `black:"胡荣华"`} {
-		code, out, stderr := runCLI(t, "games", "--db", db, "--query", q, "--json", "--limit", "1")
+	hu := func(name string) bool { return strings.Contains(name, "胡榮華") }
+	byHu := count(func(b, _ string, _ uint32, _ string) bool { return hu(b) })
+	huSince1990 := count(func(b, _ string, d uint32, _ string) bool { return hu(b) && d >= 19900000 })
+	huWinsEither := count(func(b, r string, _ uint32, res string) bool { return hu(b) && res == "0-1" || hu(r) && res == "1-0" })
+	tests := []struct {
+		q    string
+		want int
+	}{
+		// CCPD writes names in traditional characters; users type either.
+		{`black:"胡榮華"`, byHu},
+		{`black:"胡荣华"`, byHu},
+		{`black:胡荣华`, byHu},
+		// Every clause must match (the issue's example form).
+		{`black:"胡荣华" date:>="1990"`, huSince1990},
+		{`black:胡荣华 result:0-1 OR red:胡荣华 result:1-0`, huWinsEither},
+	}
+	for _, tt := range tests {
+		code, out, stderr := runCLI(t, "games", "--db", db, "--query", tt.q, "--json", "--limit", "1")
 		var gl gamesJSON
 		if err := json.Unmarshal([]byte(out), &gl); err != nil || code != exitOK {
 			t.Fatalf("exit %d: %s %v", code, stderr, err)
 		}
-		if gl.Total != want || want == 0 {
-			t.Fatalf(`%s finds %d games, the tags say %d`, q, gl.Total, want)
+		if gl.Total != tt.want || tt.want == 0 || tt.want == len(fixtureGames(t)) {
+			t.Errorf(`%s finds %d games, the tags say %d`, tt.q, gl.Total, tt.want)
 		}
+	}
+	if huSince1990 == byHu {
+		t.Errorf("the fixture has no game of 胡榮華's before 1990: the date clause is not tested")
 	}
 }
 

@@ -71,7 +71,7 @@ func runDemo(c *cli.Context) error {
 		append([]string{"import", "--db", db}, files...),
 		{"tree", "--db", db, "--moves", "炮二平五 馬８進７", "--mirror", "--limit", "8"},
 		{"games", "--db", db, "--moves", "h2e2 h9g7 h0g2 i9h9", "--query", `black:"胡榮華"`, "--limit", "5"},
-		{"games", "--db", db, "--query", `+red:"吕钦" +result:1-0 +date:>="1990"`, "--sort", "date", "--limit", "5"},
+		{"games", "--db", db, "--query", `red:吕钦 result:1-0 date:>="1990"`, "--sort", "date", "--limit", "5"},
 		{"tree", "--db", db, "--game", "chess", "--moves", "e4 e5 Nf3 Nc6 Bb5", "--limit", "6"},
 		{"stats", "--db", db},
 	}

@@ -18,6 +18,13 @@ var gamesCommand = &cli.Command{
 --fen/--moves (at the ply shown), those whose metadata match --query, or
 both. Without either it lists every game (of --game, when given).
 
+A query is Bleve's query string read as game databases read a search:
+every clause must match (black:"Lü Qin" date:>="1990" is Lü Qin's games
+with Black since 1990), -clause excludes, and OR separates alternatives
+(white:carlsen OR black:carlsen). A word without a field is looked for in
+the players, event, site and opening name. Wildcards (carl*), fuzzy
+terms (karlsen~1) and ranges work as in Bleve.
+
 Query fields: game, white (red is an alias), black, event, site, date, year,
 month, round, result, opening (ECCO or ECO code), opening_name, plies,
 termination (how the record ends by the rules: checkmate, perpetual_chase,
@@ -30,7 +37,8 @@ whiteelo:>2700, plies:<40. Words match whatever their case, diacritics
 
 Example:
    xqdb games --moves "h2e2 h9g7" --query 'black:"胡榮華"' --limit 5
-   xqdb games --query 'white:carlsen +result:1-0' --sort -rating`,
+   xqdb games --query 'white:carlsen result:1-0' --sort -rating
+   xqdb games --query 'carlsen -result:1/2-1/2 date:>=2020'`,
 	Flags: append(append([]cli.Flag{dbFlag}, positionFlags...),
 		&cli.StringFlag{Name: "sort", Value: "-date", Usage: "date, -date or -rating"},
 		&cli.IntFlag{Name: "limit", Value: 20, Usage: "games per page"},
@@ -73,14 +81,14 @@ func listRequest(c *cli.Context) (query.ListRequest, error) {
 	if err != nil {
 		return query.ListRequest{}, err
 	}
-	q := c.String("query")
+	opt := query.Options{Mirror: c.Bool("mirror"), Query: c.String("query")}
 	if pos == nil && c.IsSet("game") {
-		q = joinQuery(q, "+game:"+g.String())
+		opt.Filter = "game:" + g.String()
 	}
-	if err := index.ValidateQuery(q); err != nil {
+	if err := index.ValidateQuery(opt.Query); err != nil {
 		return query.ListRequest{}, usageError{err}
 	}
-	return query.ListRequest{Position: pos, Options: query.Options{Mirror: c.Bool("mirror"), Query: q}}, nil
+	return query.ListRequest{Position: pos, Options: opt}, nil
 }
 
 func runGames(c *cli.Context) error {
@@ -118,13 +126,6 @@ func runGames(c *cli.Context) error {
 		fmt.Fprintf(w, "%7d  %-10s %-7s %s – %s, %s %s%s\n", l.ID, l.Date, l.Result, l.White, l.Black, l.Event, l.Opening, ply)
 	}
 	return nil
-}
-
-func joinQuery(a, b string) string {
-	if a == "" {
-		return b
-	}
-	return a + " " + b
 }
 
 // gameLine is how a stored game is listed.

@@ -22,7 +22,7 @@ var positionFlags = []cli.Flag{
 	&cli.StringFlag{Name: "fen", Usage: "the position (default: the standard start)"},
 	&cli.StringFlag{Name: "moves", Aliases: []string{"m"}, Usage: "moves played from --fen or the start, any notation"},
 	&cli.BoolFlag{Name: "mirror", Usage: "Xiangqi: count the left-right mirror image as the same position"},
-	&cli.StringFlag{Name: "query", Aliases: []string{"q"}, Usage: `Bleve query on metadata, e.g. 'black:"Lü Qin" +date:>="1990"'`},
+	&cli.StringFlag{Name: "query", Aliases: []string{"q"}, Usage: `metadata query: every clause must match, OR between alternatives, e.g. 'black:"Lü Qin" date:>="1990"'`},
 }
 
 // askedPosition sets up the position of --fen and --moves; ok is false when
