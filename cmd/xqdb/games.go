@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v2"
+	"golang.org/x/text/width"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
@@ -73,6 +74,25 @@ func playMoves(p engine.Position, text string, n engine.Notation) error {
 		p.Make(m)
 	}
 	return nil
+}
+
+// padRight pads s with spaces to cols terminal columns: Chinese
+// characters and full-width digits (马８进７) take two columns, so counting
+// bytes or runes would misalign a table.
+func padRight(s string, cols int) string {
+	n := 0
+	for _, r := range s {
+		switch width.LookupRune(r).Kind() {
+		case width.EastAsianWide, width.EastAsianFullwidth:
+			n += 2
+		default:
+			n++
+		}
+	}
+	if n >= cols {
+		return s
+	}
+	return s + strings.Repeat(" ", cols-n)
 }
 
 // writeJSON prints v as one line of JSON, UTF-8 unescaped.

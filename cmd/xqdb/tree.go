@@ -163,7 +163,7 @@ func runTree(c *cli.Context) error {
 		if m.AvgRating > 0 {
 			rating = fmt.Sprint(m.AvgRating)
 		}
-		fmt.Fprintf(w, "%-8s %-10s %7d %7s %7s %7s %6s  %s\n", m.Move, m.UCI, m.Games, pct(m.White, m.Games), pct(m.Draws, m.Games), pct(m.Black, m.Games), rating, m.LastDate)
+		fmt.Fprintf(w, "%s %-10s %7d %7s %7s %7s %6s  %s\n", padRight(m.Move, 8), m.UCI, m.Games, pct(m.White, m.Games), pct(m.Draws, m.Games), pct(m.Black, m.Games), rating, m.LastDate)
 	}
 	return nil
 }
