@@ -1,13 +1,14 @@
 package index
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/blevesearch/bleve/v2"
+	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
@@ -47,26 +48,48 @@ func (s *Store) Search(within []uint32, queries ...string) ([]uint32, error) {
 	} else if len(all) > 1 {
 		bq = query.NewConjunctionQuery(all)
 	}
-	q := strings.Join(queries, " ; ")
-	// Count first so the request asks for exactly the hits there are.
-	req := bleve.NewSearchRequestOptions(bq, 0, 0, false)
-	res, err := s.meta.Search(req)
+	out, err := s.matching(bq)
 	if err != nil {
-		return nil, fmt.Errorf("index: query %q: %w", q, err)
+		return nil, fmt.Errorf("index: query %q: %w", strings.Join(queries, " ; "), err)
 	}
-	n := int(min(res.Total, maxHits))
-	if n == 0 {
-		return nil, nil
-	}
-	req = bleve.NewSearchRequestOptions(bq, n, 0, false)
-	req.SortBy([]string{"_id"})
-	res, err = s.meta.Search(req)
+	return out, nil
+}
+
+// matching runs q and returns the gids of the games it matches, in index
+// order. It walks Bleve's searcher itself: Bleve's Search would score
+// every hit and keep them all in a heap to sort them (half a second for
+// a query a hundred thousand games match), and callers want the set.
+func (s *Store) matching(q query.Query) ([]uint32, error) {
+	adv, err := s.meta.Advanced()
 	if err != nil {
-		return nil, fmt.Errorf("index: query %q: %w", q, err)
+		return nil, err
 	}
-	out := make([]uint32, 0, len(res.Hits))
-	for _, h := range res.Hits {
-		gid, err := strconv.ParseUint(h.ID, 10, 32)
+	r, err := adv.Reader()
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	sr, err := q.Searcher(context.Background(), r, s.meta.Mapping(), search.SearcherOptions{Score: "none"})
+	if err != nil {
+		return nil, err
+	}
+	defer sr.Close()
+	ctx := &search.SearchContext{DocumentMatchPool: search.NewDocumentMatchPool(sr.DocumentMatchPoolSize(), 0), IndexReader: r}
+	var out []uint32
+	for len(out) < maxHits {
+		dm, err := sr.Next(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if dm == nil {
+			break
+		}
+		id, err := r.ExternalID(dm.IndexInternalID)
+		if err != nil {
+			return nil, err
+		}
+		ctx.DocumentMatchPool.Put(dm)
+		gid, err := strconv.ParseUint(id, 10, 32)
 		if err == nil && uint32(gid) < s.man.NextGid {
 			out = append(out, uint32(gid))
 		}

@@ -147,30 +147,33 @@ func uniqueGames(hits []hit) []hit {
 }
 
 func sortHits(s *index.Store, hits []hit, by Sort) {
-	key := func(h hit) (uint32, uint32) {
-		a := s.Attrs(h.gid)
-		return a.Date, uint32(a.Rating)
+	// Each hit's key is computed once: a comparison that read the
+	// attributes of both hits made sorting most of a broad query's time.
+	type keyed struct {
+		k uint64 // ascending; ties go to the lower gid
+		h hit
 	}
-	slices.SortStableFunc(hits, func(x, y hit) int {
-		dx, rx := key(x)
-		dy, ry := key(y)
+	ks := make([]keyed, len(hits))
+	for i, h := range hits {
+		a := s.Attrs(h.gid)
+		var k uint64
 		switch by {
 		case ByDate:
-			if dx != dy {
-				return cmp.Compare(dx, dy)
-			}
-		case ByRatingDesc:
-			if rx != ry {
-				return cmp.Compare(ry, rx)
-			}
-			if dx != dy {
-				return cmp.Compare(dy, dx)
-			}
+			k = uint64(a.Date)
+		case ByRatingDesc: // highest rating, then newest
+			k = uint64(^a.Rating)<<32 | uint64(^a.Date)
 		default: // newest first
-			if dx != dy {
-				return cmp.Compare(dy, dx)
-			}
+			k = uint64(^a.Date)
 		}
-		return cmp.Compare(x.gid, y.gid)
+		ks[i] = keyed{k, h}
+	}
+	slices.SortFunc(ks, func(x, y keyed) int {
+		if c := cmp.Compare(x.k, y.k); c != 0 {
+			return c
+		}
+		return cmp.Compare(x.h.gid, y.h.gid)
 	})
+	for i := range ks {
+		hits[i] = ks[i].h
+	}
 }
