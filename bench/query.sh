@@ -41,6 +41,16 @@ printf "tree latency over %d sampled positions: p50 %.2f ms, p90 %.2f ms, p99 %.
   "$(echo "$(pick 50) / 1000" | bc -l)" "$(echo "$(pick 90) / 1000" | bc -l)" "$(echo "$(pick 99) / 1000" | bc -l)" "$(echo "$(tail -1 "$tmp/micros") / 1000" | bc -l)"
 echo "positions with a continuation in the database: $found; ending there: $ended"
 
+# Metadata searches, each a whole process (opening the store included).
+for q in "games --query black:吕钦" "games --query carlsen" "games --query date:>=1990" "games --query plies:>40 --sort -rating" \
+  "tree --game chess --query date:>=2000" "tree --game chess --moves e4 --query carlsen"; do
+  read -r -a args <<<"$q"
+  t0=$(date +%s%N)
+  "$tmp/xqdb" "${args[@]}" --db "$db" --json --limit 20 >/dev/null
+  t1=$(date +%s%N)
+  printf "%-50s %5d ms\n" "$q" $(( (t1 - t0) / 1000000 ))
+done
+
 stats=$("$tmp/xqdb" stats --db "$db" --json)
 bytes=$(grep -o '"bytes":[0-9]*' <<<"$stats" | head -1 | cut -d: -f2)
 games=$(sed -E 's/^\{"games":([0-9]+).*/\1/' <<<"$stats")
