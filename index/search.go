@@ -292,8 +292,9 @@ func adapt(q query.Query) query.Query {
 				return t
 			}
 		}
-		// All of a value's words: black:胡荣华 is three words (one a
-		// character), and any one of them alone would match 胡 or 华.
+		// All of a value's words: black:胡荣华 is three words, a
+		// character each, and Bleve's default (any of them) would match
+		// every player with 胡 or 华 in the name.
 		x.SetOperator(query.MatchQueryOperatorAnd)
 	}
 	return q
