@@ -51,10 +51,20 @@ func TestMoveRankIsIndexInSortedLegalMoves(t *testing.T) {
 					if got, ok := MoveAtRank(p, i); !ok || got != m {
 						t.Fatalf("%s: MoveAtRank(%d) = %s, %v; want %s", p.FEN(), i, p.FormatMove(got, engine.Auto), ok, p.FormatMove(m, engine.Auto))
 					}
+					// The generic way, for engines without the fast one,
+					// agrees.
+					if r, ok := MoveRank(plain{p}, m); !ok || r != i || RankLegal(plain{p}, m) != i {
+						t.Fatalf("%s: generic rank of %s = %d, %v; want %d", p.FEN(), p.FormatMove(m, engine.Auto), r, ok, i)
+					}
+					if got, ok := MoveAtRank(plain{p}, i); !ok || got != m {
+						t.Fatalf("%s: generic MoveAtRank(%d) = %s, %v", p.FEN(), i, p.FormatMove(got, engine.Auto), ok)
+					}
 					checked++
 				}
-				if _, ok := MoveAtRank(p, len(legal)); ok {
-					t.Fatalf("%s: MoveAtRank(%d) of %d legal moves found one", p.FEN(), len(legal), len(legal))
+				for _, q := range []engine.Position{p, plain{p}} {
+					if _, ok := MoveAtRank(q, len(legal)); ok {
+						t.Fatalf("%s: MoveAtRank(%d) of %d legal moves found one", p.FEN(), len(legal), len(legal))
+					}
 				}
 				// Moves to every square from a square some legal move
 				// leaves (pinned pieces, king steps into check, …), and a
@@ -85,6 +95,10 @@ func TestMoveRankIsIndexInSortedLegalMoves(t *testing.T) {
 	}
 }
 
+// plain hides an engine's fast ranking methods: only engine.Position's
+// methods are promoted, so the generic way runs.
+type plain struct{ engine.Position }
+
 func TestMoveRankRejectsIllegalMoves(t *testing.T) {
 	for _, g := range []engine.Game{engine.Chess, engine.Xiangqi} {
 		p, err := New(g, "")
@@ -93,15 +107,19 @@ func TestMoveRankRejectsIllegalMoves(t *testing.T) {
 		}
 		m := p.AppendLegalMoves(nil)[0]
 		p.Make(m) // now the other side moves: m's piece is not theirs
-		if _, ok := MoveRank(p, m); ok {
-			t.Errorf("%v: MoveRank accepts %v, a move of the side not to move", g, m)
+		for _, q := range []engine.Position{p, plain{p}} {
+			if _, ok := MoveRank(q, m); ok {
+				t.Errorf("%v: MoveRank accepts %v, a move of the side not to move", g, m)
+			}
 		}
 	}
 }
 
 func checkLegality(t *testing.T, p engine.Position, m engine.Move, legal []engine.Move) {
 	t.Helper()
-	if _, ok := MoveRank(p, m); ok != slices.Contains(legal, m) {
-		t.Fatalf("%s: MoveRank(%v) says legal = %v", p.FEN(), m, ok)
+	for _, q := range []engine.Position{p, plain{p}} {
+		if _, ok := MoveRank(q, m); ok != slices.Contains(legal, m) {
+			t.Fatalf("%s: MoveRank(%v) says legal = %v", p.FEN(), m, ok)
+		}
 	}
 }
