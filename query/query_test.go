@@ -131,4 +131,25 @@ func TestTreeWithQueryAndGames(t *testing.T) {
 	if gl.Total != 3 || len(gl.Games) != 1 || gl.Games[0].Record.Tag("Red") != "Hu" {
 		t.Fatalf("metadata query page: %+v", gl)
 	}
+	// With the mirror, the b2e2 game reached the mirror image at ply 1.
+	gl, _ = Games(s, ListRequest{Position: after, Options: Options{Mirror: true, Query: "white:hu"}, Sort: ByDateDesc, Limit: 10})
+	if gl.Total != 2 || gl.Games[0].Record.Tag("Date") != "1992.01.01" || gl.Games[0].Ply != 1 || gl.Games[1].Ply != 1 {
+		t.Fatalf("mirrored games after h2e2 by Hu: %+v", gl)
+	}
+	// Query and Filter must both match, each with its own OR.
+	gl, _ = Games(s, ListRequest{Options: Options{Query: "white:lu OR white:xu", Filter: "date:>=1993"}, Limit: 10})
+	if gl.Total != 1 || gl.Games[0].Record.Tag("Red") != "Xu" {
+		t.Fatalf("query and filter: %+v", gl)
+	}
+}
+
+func TestParseSort(t *testing.T) {
+	for in, want := range map[string]Sort{"date": ByDate, "-date": ByDateDesc, "": ByDateDesc, "-rating": ByRatingDesc} {
+		if got, err := ParseSort(in); err != nil || got != want {
+			t.Errorf("ParseSort(%q) = %v, %v; want %v", in, got, err, want)
+		}
+	}
+	if _, err := ParseSort("rating"); err == nil {
+		t.Error("ParseSort took rating (only -rating is offered)")
+	}
 }
