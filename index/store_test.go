@@ -274,11 +274,15 @@ func TestOpenRefusesOtherSchema(t *testing.T) {
 // the earlier runs' tail blocks).
 func TestPromotionAcrossRuns(t *testing.T) {
 	games := [][]string{{"h2e2", "h9g7", "h0g2"}, {"h2e2", "h9g7", "b0c2"}, {"h2e2", "h9g7", "i0i1"}}
-	defer func(n int) { maxEarly = n }(maxEarly)
-	for _, imports := range [][]int{{3}, {1, 2}, {1, 1, 1}, {-3}} {
-		maxEarly = 2_000_000
-		if imports[0] < 0 { // one import whose in-memory counts overflow at once
-			imports, maxEarly = []int{-imports[0]}, 0
+	defer func(n int) { maxHistory = n }(maxHistory)
+	defer func(n int) { maxPriorPrints = n }(maxPriorPrints)
+	for _, imports := range [][]int{{3}, {1, 2}, {1, 1, 1}, {-3}, {-1, -1, -1}} {
+		maxHistory, maxPriorPrints = 32<<20, 64<<20
+		if imports[0] < 0 { // in-memory counts that overflow at once, and no earlier blocks kept
+			for i := range imports {
+				imports[i] = -imports[i]
+			}
+			maxHistory, maxPriorPrints = 0, 0
 		}
 		s, err := Open(t.TempDir(), Options{RunGames: 1, PromoteAt: 3, MaxRuns: 10})
 		if err != nil {
@@ -302,7 +306,7 @@ func TestPromotionAcrossRuns(t *testing.T) {
 		}
 		popular, _, _, err := s.PositionCounts()
 		if err != nil || popular != 3 {
-			t.Errorf("imports %v (maxEarly %d): %d popular positions (%v), want 3: the start, after h2e2, after h2e2 h9g7", imports, maxEarly, popular, err)
+			t.Errorf("imports %v (maxHistory %d): %d popular positions (%v), want 3: the start, after h2e2, after h2e2 h9g7", imports, maxHistory, popular, err)
 		}
 		st, _ := s.Position(engine.Xiangqi, position(t, "h2e2", "h9g7"), false)
 		if totalGames(st.Moves) != 3 {

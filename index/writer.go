@@ -60,14 +60,18 @@ type Writer struct {
 	// popular holds, per game (by Game%4), the keys of the positions with
 	// stats entries; loaded on the first flush.
 	popular *[4]keySet
-	// early counts, per game, the games of this writer's runs that reached
-	// each opening position (ply <= promoteByHistoryPlies) left in the tail:
-	// when the store had no runs before, this is the history promotion
-	// needs, without decoding earlier runs' tail blocks. Nil otherwise, and
-	// once it holds maxEarly positions (then the tail blocks are read).
-	early *[4]map[uint64]int
-	docs  []pendingDoc
-	added int
+	// history counts the opening positions this writer's runs left in the
+	// tail (nil once it holds maxHistory of them: then the tail blocks of
+	// every live run are read instead). priorRuns are the runs live when
+	// the writer started, whose tail blocks give the rest of the history;
+	// prior keeps them decoded, bucket by bucket, up to maxPriorPrints
+	// fingerprints (priorPrints).
+	history     *history
+	priorRuns   []uint32
+	prior       map[uint32][]existingBlock // by game<<16 | bucket
+	priorPrints int
+	docs        []pendingDoc
+	added       int
 	// the run being written in the background, and its result
 	inflight *runData
 	done     chan error
@@ -103,9 +107,9 @@ func (s *Store) NewWriter() (*Writer, error) {
 			w.hashes[s.attrs[gid].Hash] = gid
 		}
 	}
-	if len(s.man.LiveRuns) == 0 {
-		w.early = &[4]map[uint64]int{{}, {}, {}, {}}
-	}
+	w.history = &history{}
+	w.priorRuns = slices.Clone(s.man.LiveRuns)
+	w.prior = map[uint32][]existingBlock{}
 	w.meta = startMetaIndexer(s, im)
 	if err := w.meta.catchUp(); err != nil {
 		w.meta.close()
@@ -345,8 +349,15 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 	promote := w.s.opts.PromoteAt
 	var tail tailWriter
 	tail.init(w.s, wb, rd.run)
+	if w.history != nil {
+		// The writer's own runs are in w.history: read only the earlier ones.
+		tail.runs, tail.cache = w.priorRuns, w
+	} else {
+		tail.runs = w.s.man.LiveRuns
+	}
 	var byKey []occurrence
 	var popKeys []uint64
+	var newHistory []uint64
 	var grouper grouper
 	for b := 0; b+1 < len(starts); b++ {
 		bucket := occ[starts[b]:starts[b+1]] // in gid order
@@ -370,17 +381,17 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 				popular = true
 			}
 			if !popular && group[0].ply <= promoteByHistoryPlies {
-				seen := 0
-				if w.early != nil {
-					seen = w.early[game%4][key]
-					w.early[game%4][key] = seen + len(group)
-				} else {
-					var err error
-					if seen, err = tail.countExisting(game, key); err != nil {
-						return err
-					}
+				seen, err := tail.countExisting(game, key)
+				if err != nil {
+					return err
+				}
+				if w.history != nil {
+					seen += w.history.count(game, key)
 				}
 				popular = len(group)+seen >= promote
+				if !popular && w.history != nil {
+					newHistory = append(newHistory, historyEntry(key, len(group)))
+				}
 			}
 			if !popular {
 				continue
@@ -396,6 +407,10 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 				return err
 			}
 		}
+		if w.history != nil {
+			w.history.add(game, uint16(b%tailBuckets), newHistory)
+			newHistory = newHistory[:0]
+		}
 		// The tail takes the rest in gid order, as its blocks are coded.
 		if err := tail.enter(game, uint16(b%tailBuckets)); err != nil {
 			return err
@@ -406,14 +421,11 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			}
 		}
 	}
-	if w.early != nil && len(w.early[0])+len(w.early[1])+len(w.early[2])+len(w.early[3]) > maxEarly {
-		w.early = nil
+	if w.history != nil && w.history.entries > maxHistory {
+		w.history, w.prior = nil, nil
 	}
 	return tail.finish()
 }
-
-// maxEarly bounds Writer.early (about 40 bytes a position).
-var maxEarly = 2_000_000 // a variable for tests
 
 // promoteByHistoryPlies bounds where earlier runs' tail postings count
 // towards promoting a position: the positions many games share are opening
@@ -531,7 +543,11 @@ type tailWriter struct {
 	game    engine.Game
 	bucket  int // -1 before the first
 	entries []tailEntry
-	// existing postings of the current bucket in live runs, per block:
+	// runs are the runs whose postings count (when live), and cache, when
+	// set, keeps their decoded blocks for later runs of its writer.
+	runs  []uint32
+	cache *Writer
+	// existing postings of the current bucket in those runs, per block:
 	// the fingerprint width and the sorted fingerprints (an estimate: only
 	// the promotion uses it); read on the first count asked in a bucket
 	existing []existingBlock
@@ -559,18 +575,30 @@ func (t *tailWriter) enter(game engine.Game, bucket uint16) error {
 	return nil
 }
 
-// loadExisting reads the current bucket's blocks of the live runs.
+// maxPriorPrints bounds the fingerprints a writer keeps decoded (4 bytes
+// each): past it, blocks are decoded again at each run.
+var maxPriorPrints = 64 << 20 // a variable for tests
+
+// loadExisting reads the current bucket's blocks of t.runs (those live).
 func (t *tailWriter) loadExisting() error {
 	t.loaded = true
-	if len(t.s.man.LiveRuns) == 0 {
+	if len(t.runs) == 0 {
 		return nil
 	}
-	return t.s.db.View(func(txn *badger.Txn) error {
+	id := uint32(t.game)<<16 | uint32(t.bucket)
+	if t.cache != nil {
+		if bs, ok := t.cache.prior[id]; ok {
+			t.existing = append(t.existing, bs...)
+			return nil
+		}
+	}
+	err := t.s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: tailPrefix(byte(t.game), uint16(t.bucket))})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := it.Item().Key()
-			if !t.s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
+			run := binary.BigEndian.Uint32(k[len(k)-4:])
+			if !t.s.man.live(run) || !slices.Contains(t.runs, run) {
 				continue
 			}
 			var eb existingBlock
@@ -585,6 +613,15 @@ func (t *tailWriter) loadExisting() error {
 		}
 		return nil
 	})
+	if w := t.cache; err == nil && w != nil && w.prior != nil {
+		for _, eb := range t.existing {
+			w.priorPrints += len(eb.prints)
+		}
+		if w.priorPrints <= maxPriorPrints {
+			w.prior[id] = slices.Clone(t.existing)
+		}
+	}
+	return err
 }
 
 func (t *tailWriter) countExisting(game engine.Game, key uint64) (int, error) {
