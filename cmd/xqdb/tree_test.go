@@ -19,3 +19,17 @@ func TestPadRightCountsTerminalColumns(t *testing.T) {
 		}
 	}
 }
+
+func TestImportMemoryLimit(t *testing.T) {
+	const gib = 1 << 30
+	for _, tt := range []struct{ physical, want int64 }{
+		{0, 1 * gib}, {2 * gib, 1 * gib}, {8 * gib, 2 * gib}, {24 * gib, 3 * gib}, {256 * gib, 3 * gib},
+	} {
+		if got := importMemoryLimit(tt.physical); got != tt.want {
+			t.Errorf("importMemoryLimit(%d GiB) = %d, want %d", tt.physical/gib, got, tt.want)
+		}
+	}
+	if physicalMemory() <= 0 {
+		t.Log("no /proc/meminfo here: imports use the 1 GiB floor")
+	}
+}
