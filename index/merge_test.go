@@ -105,6 +105,18 @@ func TestMergedRunsAnswerAsOneRun(t *testing.T) {
 			if !slices.Equal(gotMoves, wantMoves) || !slices.Equal(gotGames, wantGames) {
 				t.Fatalf("%s: merged runs say %+v %v, one run %+v %v", p.FEN(), gotMoves, gotGames, wantMoves, wantGames)
 			}
+			// A tree reads no game list: it must count the same games.
+			for _, s := range []*Store{one, merged} {
+				st, err := s.Position(engine.Xiangqi, p, false)
+				if err != nil {
+					t.Fatal(err)
+				}
+				moves := slices.Clone(st.Moves)
+				slices.SortFunc(moves, func(a, b MoveStats) int { return cmp.Compare(a.Code, b.Code) })
+				if !slices.Equal(moves, wantMoves) {
+					t.Fatalf("%s: the tree says %+v, the game list %+v", p.FEN(), moves, wantMoves)
+				}
+			}
 			if len(wantGames) >= 3 {
 				popular++
 			}

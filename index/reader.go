@@ -98,27 +98,12 @@ func FindPosition(r *Record, pos engine.Position) (int, bool) {
 func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) (*PositionStats, error) {
 	key := pos.Key()
 	res := &PositionStats{}
-	merged := &statsValue{}
+	merged, err := s.statsOf(game, key, withGames)
+	if err != nil {
+		return nil, err
+	}
 	var cands []uint32
-	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: statsPrefix(byte(game), key)})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			k := it.Item().Key()
-			if !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
-				continue
-			}
-			err := it.Item().Value(func(v []byte) error {
-				o, err := decodeStats(v)
-				if err == nil {
-					mergeStats(merged, o)
-				}
-				return err
-			})
-			if err != nil {
-				return err
-			}
-		}
+	err = s.db.View(func(txn *badger.Txn) error {
 		for _, run := range s.man.LiveRuns {
 			item, err := txn.Get(tailKey(byte(game), tailBucket(key), run))
 			if errors.Is(err, badger.ErrKeyNotFound) {
@@ -158,11 +143,19 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 	// A candidate from the tail may be a game already counted through the
 	// stats (its tail posting was another position with the same
 	// fingerprint, and the game also reached this one) or met in two runs:
-	// count each game once.
+	// count each game once. With the game list at hand that is a lookup.
+	// Without it, the run order decides: a position, once popular, stays
+	// popular in every later run (writers load the popular keys, merges
+	// keep them), and a popular position's games all go to its stats; so a
+	// game that reached pos is in the stats exactly when its gid is not
+	// below the stats' first one (decoding a million postings to look,
+	// for an opening position, took a tree 100 ms).
 	counted := make(map[uint32]bool, len(cands))
-	if len(cands) > 0 && len(res.Moves) > 0 {
+	var inStats map[uint32]bool
+	if withGames && len(res.Moves) > 0 && len(cands) > 0 {
+		inStats = make(map[uint32]bool, len(merged.Games))
 		for _, g := range merged.Games {
-			counted[g.Gid] = true
+			inStats[g.Gid] = true
 		}
 	}
 	for _, gid := range cands {
@@ -178,6 +171,9 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 		if !ok {
 			continue // another position with the same fingerprint
 		}
+		if len(res.Moves) > 0 && (inStats[gid] || !withGames && gid >= merged.firstGid()) {
+			continue
+		}
 		code := uint16(EndSlot)
 		if ply < len(r.Moves) {
 			code = games.WireCode(game, r.Moves[ply])
@@ -190,6 +186,38 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 		}
 	}
 	return res, nil
+}
+
+// statsOf merges the stats values of key in the live runs: with all their
+// games, or with the first game of each only.
+func (s *Store) statsOf(game engine.Game, key uint64, allGames bool) (*statsValue, error) {
+	maxGames := -1
+	if !allGames {
+		maxGames = 1
+	}
+	merged := &statsValue{}
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: statsPrefix(byte(game), key)})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := it.Item().Key()
+			if !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
+				continue
+			}
+			err := it.Item().Value(func(v []byte) error {
+				o, err := decodeStatsUpTo(v, maxGames)
+				if err == nil {
+					mergeStats(merged, o)
+				}
+				return err
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return merged, err
 }
 
 func mergeStatsMoves(res *PositionStats, m MoveStats) {

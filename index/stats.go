@@ -103,7 +103,12 @@ func encodeStats(dst []byte, v *statsValue) []byte {
 	return dst
 }
 
-func decodeStats(b []byte) (*statsValue, error) {
+func decodeStats(b []byte) (*statsValue, error) { return decodeStatsUpTo(b, -1) }
+
+// decodeStatsUpTo decodes the aggregates and at most maxGames postings
+// (all when negative): a tree needs the aggregates and one game to verify
+// the position with, not the million postings of an opening position.
+func decodeStatsUpTo(b []byte, maxGames int) (*statsValue, error) {
 	d := decoder{b: b}
 	n := d.uvarint()
 	if n > uint64(len(b)) {
@@ -129,6 +134,9 @@ func decodeStats(b []byte) (*statsValue, error) {
 	if ng > uint64(len(b)) {
 		return nil, fmt.Errorf("index: corrupt stats value")
 	}
+	if maxGames >= 0 {
+		ng = min(ng, uint64(maxGames))
+	}
 	v.Games = make([]Posting, ng)
 	prev := uint32(0)
 	for i := range v.Games {
@@ -142,6 +150,16 @@ func decodeStats(b []byte) (*statsValue, error) {
 		return nil, fmt.Errorf("index: corrupt stats value: %v", d.err)
 	}
 	return v, nil
+}
+
+// firstGid is the lowest gid among v's games (v holds at least the first
+// of each run's, in gid order).
+func (v *statsValue) firstGid() uint32 {
+	first := ^uint32(0)
+	for _, g := range v.Games {
+		first = min(first, g.Gid)
+	}
+	return first
 }
 
 // mergeStats folds o into v (slots of o's postings are renumbered).

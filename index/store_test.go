@@ -244,12 +244,53 @@ func TestPositionCountsEachGameOnce(t *testing.T) {
 	if err := wb.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	st, err := s.Position(engine.Xiangqi, start, true)
+	for _, withGames := range []bool{true, false} {
+		st, err := s.Position(engine.Xiangqi, start, withGames)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if totalGames(st.Moves) != 2 || withGames && len(st.Games) != 2 {
+			t.Fatalf("start position (game list %v): %d games in tree, %d listed; want 2", withGames, totalGames(st.Moves), len(st.Games))
+		}
+	}
+}
+
+// The same without forging: after b2f2 g6g5 f2f5 c9e7 h2a2 the key shares
+// its top 22 bits with the start position's (tail bucket and an 8-bit
+// fingerprint), so that game's tail posting also matches the start, whose
+// games are all in its stats.
+func TestStrayTailMatchOfPopularPosition(t *testing.T) {
+	stray := []string{"b2f2", "g6g5", "f2f5", "c9e7", "h2a2"}
+	start := position(t)
+	if position(t, stray...).Key()>>(64-22) != start.Key()>>(64-22) {
+		t.Fatal("the line no longer collides with the start position (Zobrist table changed?)")
+	}
+	s, err := Open(t.TempDir(), Options{PromoteAt: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if totalGames(st.Moves) != 2 || len(st.Games) != 2 {
-		t.Fatalf("start position: %d games in tree, %d listed; want 2", totalGames(st.Moves), len(st.Games))
+	defer s.Close()
+	w, _ := s.NewWriter()
+	for _, g := range []*Game{newGame(t, engine.FirstWins, nil, "h2e2", "h9g7"), newGame(t, engine.Draw, nil, "h2e2", "b9c7"), newGame(t, engine.Draw, nil, stray...)} {
+		if _, err := w.Add(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, withGames := range []bool{true, false} {
+		st, err := s.Position(engine.Xiangqi, start, withGames)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if totalGames(st.Moves) != 3 || withGames && len(st.Games) != 3 {
+			t.Fatalf("start position (game list %v): %d games in tree, %d listed; want 3", withGames, totalGames(st.Moves), len(st.Games))
+		}
+	}
+	st, _ := s.Position(engine.Xiangqi, position(t, stray...), true)
+	if len(st.Games) != 1 || st.Games[0].Ply != 5 {
+		t.Fatalf("the stray line's last position: %+v", st)
 	}
 }
 
