@@ -90,8 +90,8 @@ func openMeta(path string, readOnly bool) (bleve.Index, error) {
 // scorchConfig keeps no old snapshots (xqdb never rolls the metadata back,
 // and old snapshots pin the segment files a merge replaced) and lets many
 // segments pile up before Bleve merges them on its own: every import ends
-// by merging them all into one (compactMeta), so merging them in tiers
-// during the import only repeats that work.
+// by merging them (compactMeta), so merging them in tiers during the
+// import only repeats that work.
 func scorchConfig() map[string]interface{} {
 	return map[string]interface{}{
 		"numSnapshotsToKeep": 0,

@@ -173,9 +173,24 @@ var oneSegment = func() mergeplan.MergePlanOptions {
 	return o
 }()
 
-// compactMeta merges Bleve's segments into one: an import writes a segment
-// per batch, and one segment is smaller and faster to search.
-func (s *Store) compactMeta() error {
+// tiered merges segments of like sizes, a few to a tier, as LSM trees
+// do: a small import into a large index merges its own segments and
+// leaves the large one alone (merging it all took 3 seconds for a hundred
+// games added to a million).
+var tiered = mergeplan.MergePlanOptions{
+	MaxSegmentsPerTier:   4,
+	MaxSegmentSize:       mergeplan.DefaultMergePlanOptions.MaxSegmentSize,
+	MaxSegmentFileSize:   mergeplan.DefaultMergePlanOptions.MaxSegmentFileSize,
+	TierGrowth:           10,
+	SegmentsPerMergeTask: 4,
+	FloorSegmentSize:     int64(metaBatchDocs),
+	ReclaimDeletesWeight: mergeplan.DefaultMergePlanOptions.ReclaimDeletesWeight,
+}
+
+// compactMeta merges Bleve's segments at the end of an import, which
+// writes one per batch: into one segment (smaller and faster to search)
+// when the import at least doubled the index, else in tiers.
+func (s *Store) compactMeta(all bool) error {
 	adv, err := s.meta.Advanced()
 	if err != nil {
 		return err
@@ -183,6 +198,9 @@ func (s *Store) compactMeta() error {
 	sc, ok := adv.(*scorch.Scorch)
 	if !ok {
 		return nil
+	}
+	if !all {
+		return sc.ForceMerge(context.Background(), &tiered)
 	}
 	// Scorch deletes the replaced segment files once it has persisted the
 	// merged snapshot. A merge of its own that was under way when ours

@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/dgraph-io/badger/v4"
@@ -395,5 +396,50 @@ func TestMetadataAfterManyBatches(t *testing.T) {
 	got, err := s.Search(nil, `event:batch`)
 	if err != nil || len(got) != n {
 		t.Fatalf("Search found %d of %d games (%v)", len(got), n, err)
+	}
+	// A small import next merges its own segments, not the large one
+	// (sizes as a real index has them: batches of one or two documents
+	// here, so no floor).
+	defer func(f int64) { tiered.FloorSegmentSize = f }(tiered.FloorSegmentSize)
+	tiered.FloorSegmentSize = 1
+	w, err = s.NewWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"i0i1", "a0a1", "a3a4", "i3i4", "e3e4"} {
+		if _, err := w.Add(newGame(t, engine.Draw, []Tag{{"Event", "Small batch"}}, m)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Search(nil, `event:batch`); err != nil || len(got) != n+5 {
+		t.Fatalf("after the small import Search found %d of %d games (%v)", len(got), n+5, err)
+	}
+	after, _ := filepath.Glob(filepath.Join(dir, "meta.bleve", "store", "*.zap"))
+	if !slices.Contains(after, zaps[0]) {
+		t.Errorf("segments %v after the small import: the first import's %s must stay as it is", after, zaps[0])
+	}
+	// An import that doubles the index merges it all into one segment again.
+	w, err = s.NewWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []string{"a3a4", "i3i4", "h2d2", "b2d2", "h2f2", "b2f2", "e3e4"} {
+		for _, b := range replies {
+			if _, err := w.Add(newGame(t, engine.Draw, []Tag{{"Event", "Big batch"}}, a, b)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if zaps, _ := filepath.Glob(filepath.Join(dir, "meta.bleve", "store", "*.zap")); len(zaps) != 1 {
+		t.Errorf("%d Bleve segments after an import that doubled the index, want 1", len(zaps))
+	}
+	if got, err := s.Search(nil, `event:batch`); err != nil || len(got) != n+5+35 {
+		t.Fatalf("after the big import Search found %d of %d games (%v)", len(got), n+5+35, err)
 	}
 }

@@ -72,6 +72,7 @@ type Writer struct {
 	priorPrints int
 	docs        []pendingDoc
 	added       int
+	gamesBefore int // the store's games when the writer started
 	// the run being written in the background, and its result
 	inflight *runData
 	done     chan error
@@ -101,7 +102,7 @@ func (s *Store) NewWriter() (*Writer, error) {
 	if !ok {
 		return nil, errors.New("index: unexpected metadata mapping")
 	}
-	w := &Writer{s: s, im: im, next: s.man.NextGid, hashes: make(map[uint64]uint32, len(s.attrs))}
+	w := &Writer{s: s, im: im, next: s.man.NextGid, gamesBefore: s.Games(), hashes: make(map[uint64]uint32, len(s.attrs))}
 	for gid := uint32(1); gid < s.man.NextGid && int(gid) < len(s.attrs); gid++ {
 		if _, dup := w.hashes[s.attrs[gid].Hash]; !dup {
 			w.hashes[s.attrs[gid].Hash] = gid
@@ -663,7 +664,7 @@ func (w *Writer) Close() error {
 	go func() {
 		err := w.meta.close()
 		if err == nil && w.added > 0 {
-			err = w.s.compactMeta()
+			err = w.s.compactMeta(w.added >= w.gamesBefore)
 		}
 		metaDone <- err
 	}()
