@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Import at scale: N games of random legal chess moves (default 1,000,000,
 # about 80 M positions, nearly all distinct), imported at once and then in
-# three imports into a fresh database; prints time and peak memory of each,
+# three imports into a fresh database, and 100 more games added to the
+# first; prints time and peak memory of each,
 # and tree latency over 1,000 positions sampled from the result.
 # No peer: SCID's import is timed by bench/import.sh on real games.
 #   bench/scale.sh [N]
@@ -23,6 +24,8 @@ run() { # label db file
     "$(echo "$(sed -E 's/.*"added":([0-9]+).*/\1/' "$tmp/out") / $secs" | bc -l)" "$(echo "$kb / 1048576" | bc -l)"
 }
 run "one import" "$tmp/db1" "$tmp/all.pgn"
+"$tmp/randgames" -n 100 -seed 2 >"$tmp/more.pgn"
+run "then 100 more games" "$tmp/db1" "$tmp/more.pgn"
 awk -v third=$(( (n + 2) / 3 )) -v dir="$tmp" '/^\[Event /{g++} {print > (dir "/part" int((g - 1) / third) ".pgn")}' "$tmp/all.pgn"
 for i in 0 1 2; do run "three imports: part $((i + 1))" "$tmp/db3" "$tmp/part$i.pgn"; done
 "$tmp/xqdb" stats --db "$tmp/db1"
