@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/xqdb/xqdb/engine"
@@ -397,11 +398,7 @@ func TestMetadataAfterManyBatches(t *testing.T) {
 	if err != nil || len(got) != n {
 		t.Fatalf("Search found %d of %d games (%v)", len(got), n, err)
 	}
-	// A small import next merges its own segments, not the large one
-	// (sizes as a real index has them: batches of one or two documents
-	// here, so no floor).
-	defer func(f int64) { tiered.FloorSegmentSize = f }(tiered.FloorSegmentSize)
-	tiered.FloorSegmentSize = 1
+	// A small import next (merged in tiers: TestTieredMergeLeavesLargeSegments).
 	w, err = s.NewWriter()
 	if err != nil {
 		t.Fatal(err)
@@ -416,10 +413,6 @@ func TestMetadataAfterManyBatches(t *testing.T) {
 	}
 	if got, err := s.Search(nil, `event:batch`); err != nil || len(got) != n+5 {
 		t.Fatalf("after the small import Search found %d of %d games (%v)", len(got), n+5, err)
-	}
-	after, _ := filepath.Glob(filepath.Join(dir, "meta.bleve", "store", "*.zap"))
-	if !slices.Contains(after, zaps[0]) {
-		t.Errorf("segments %v after the small import: the first import's %s must stay as it is", after, zaps[0])
 	}
 	// An import that doubles the index merges it all into one segment again.
 	w, err = s.NewWriter()
@@ -441,5 +434,68 @@ func TestMetadataAfterManyBatches(t *testing.T) {
 	}
 	if got, err := s.Search(nil, `event:batch`); err != nil || len(got) != n+5+35 {
 		t.Fatalf("after the big import Search found %d of %d games (%v)", len(got), n+5+35, err)
+	}
+}
+
+// planSegment is a segment as the merge planner sees it.
+type planSegment struct {
+	id   uint64
+	docs int64
+}
+
+func (p planSegment) Id() uint64          { return p.id }
+func (p planSegment) FullSize() int64     { return p.docs }
+func (p planSegment) LiveSize() int64     { return p.docs }
+func (p planSegment) HasVector() bool     { return false }
+func (p planSegment) FileSize() int64     { return p.docs * 150 }
+func (p planSegment) LiveFileSize() int64 { return p.docs * 150 }
+
+// The end of an import that does not double the index merges in tiers:
+// a small import's segments of one batch each are merged among
+// themselves, not into the large segment, and a few segments remain.
+func TestTieredMergeLeavesLargeSegments(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		small     int  // segments of one batch added by the import
+		largeKept bool // the large segment must not be merged
+	}{
+		{"a hundred games", 1, true},
+		{"a few batches", 3, true},
+		{"a tenth of the index", 10, true},
+		{"a third of the index", 33, false},
+	} {
+		segs := []mergeplan.Segment{planSegment{1, 1_000_000}}
+		for i := 0; i < tt.small; i++ {
+			segs = append(segs, planSegment{uint64(2 + i), int64(metaBatchDocs)})
+		}
+		next := uint64(1000)
+		// Plan and "merge" until the planner is content, as ForceMerge does.
+		for round := 0; ; round++ {
+			plan, err := mergeplan.Plan(segs, &tiered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plan == nil || len(plan.Tasks) == 0 {
+				break
+			}
+			if round > 100 {
+				t.Fatalf("%s: the planner never settles", tt.name)
+			}
+			for _, task := range plan.Tasks {
+				var docs int64
+				for _, sg := range task.Segments {
+					if sg.Id() == 1 && tt.largeKept {
+						t.Fatalf("%s: the large segment is merged again", tt.name)
+					}
+					docs += sg.LiveSize()
+					segs = slices.DeleteFunc(segs, func(x mergeplan.Segment) bool { return x.Id() == sg.Id() })
+				}
+				segs = append(segs, planSegment{next, docs})
+				next++
+			}
+		}
+		if len(segs) > 1+2*tiered.MaxSegmentsPerTier {
+			t.Errorf("%s: %d segments left", tt.name, len(segs))
+		}
 	}
 }
