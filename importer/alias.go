@@ -18,6 +18,8 @@ type (
 	Kind = record.Kind
 	// ParseError reports a problem with one record; reading goes on.
 	ParseError = record.ParseError
+	// ReadError reports an I/O error that ends a file, and where.
+	ReadError = record.ReadError
 )
 
 // Token kinds.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -97,6 +98,43 @@ func TestCorruptGzipIsSticky(t *testing.T) {
 	}
 	if err == nil || err == io.EOF {
 		t.Fatalf("err = %v, want the gzip error", err)
+	}
+	if _, err2 := r.Next(); err2 != err {
+		t.Errorf("second call: %v, want the same sticky error", err2)
+	}
+}
+
+// A truncated .pgn.gz ends with a ReadError that names the game it cut
+// off, where that game starts, after every complete game before it.
+func TestTruncatedGzipNamesTheCutGame(t *testing.T) {
+	var text strings.Builder
+	for i := 1; i <= 400; i++ {
+		fmt.Fprintf(&text, "[Event \"game %d\"]\n[Round \"%d\"]\n\n1. e4 e5 2. Nf3 Nc6 3. Bb5 a6 4. Ba4 Nf6 %d. O-O *\n\n", i, i*7919%1000, 5)
+	}
+	data := gzipped([]byte(text.String()))
+	r := importer.NewReader(bytes.NewReader(data[:len(data)*3/5]), "cut.pgn.gz")
+	n := 0
+	var err error
+	for {
+		var rec *importer.Record
+		if rec, err = r.Next(); err != nil {
+			break
+		}
+		n++
+		if rec.Tag("Event") != fmt.Sprintf("game %d", n) {
+			t.Fatalf("record %d is %q", n, rec.Tag("Event"))
+		}
+	}
+	var re *importer.ReadError
+	if !errors.As(err, &re) || !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("after %d games: %v, want a ReadError wrapping io.ErrUnexpectedEOF", n, err)
+	}
+	wantLine := 1 + n*5 // five lines a game
+	if !re.Cut || re.Source.Game != n+1 || re.Source.Line != wantLine || re.Source.File != "cut.pgn.gz" {
+		t.Errorf("after %d games: %+v, want game %d cut at line %d", n, re, n+1, wantLine)
+	}
+	if want := fmt.Sprintf("cut.pgn.gz:%d: game %d is cut off: unexpected EOF", wantLine, n+1); err.Error() != want {
+		t.Errorf("message %q, want %q", err.Error(), want)
 	}
 	if _, err2 := r.Next(); err2 != err {
 		t.Errorf("second call: %v, want the same sticky error", err2)

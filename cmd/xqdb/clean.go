@@ -32,7 +32,9 @@ replays every game move by move, and sorts them:
               comment saying why
   --report    one JSON line per rejected or duplicate game:
               {"file","game","offset","line","ply","move","kind","reason"}
-              kind: parse, illegal, ambiguous, bad_fen, empty, after_end
+              kind: parse, read (the file ends early: a truncated or
+              corrupt archive; the game cut off is named), illegal,
+              ambiguous, bad_fen, empty, after_end
               (moves after mate or stalemate), duplicate (with
               "duplicate_of"), result_mismatch (the Result tag contradicts
               a mate, stalemate, automatic draw or decisive ruling at the
@@ -292,6 +294,14 @@ func rejectLine(it *item) reportLine {
 	if errors.As(it.readErr, &pe) {
 		l.File, l.Game, l.Offset, l.Line = pe.Source.File, pe.Source.Game, pe.Source.Offset, pe.Source.Line
 		l.Reason = pe.Err.Error()
+	}
+	var re *importer.ReadError
+	if errors.As(it.readErr, &re) {
+		l.File, l.Game, l.Offset, l.Line, l.Kind = re.Source.File, re.Source.Game, re.Source.Offset, re.Source.Line, "read"
+		l.Reason = "the file ends early (" + re.Err.Error() + "): this game is cut off and lost"
+		if !re.Cut {
+			l.Reason = "the file ends early (" + re.Err.Error() + ") after the previous game"
+		}
 	}
 	return l
 }

@@ -173,3 +173,35 @@ func TestCleanStrictResultsRejectsMismatches(t *testing.T) {
 		t.Fatalf("--rules fide: exit %d, want 2", code)
 	}
 }
+
+// A truncated archive: every complete game before the cut is kept, and the
+// report names the game cut off, where it starts, as kind "read".
+func TestCleanReportsTruncatedArchive(t *testing.T) {
+	data, err := os.ReadFile(fixture("ccpd-masters-3001.pgn.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cut, rep := filepath.Join(dir, "cut.pgn.gz"), filepath.Join(dir, "r.jsonl")
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "clean", "--report", rep, "--json", cut, fixture("pgnmentor-capablanca-fischer.pgn.gz"))
+	var sum cleanSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || code != exitOK {
+		t.Fatalf("exit %d: %s %v", code, stderr, err)
+	}
+	var reads []reportLine
+	for _, l := range readReport(t, rep) {
+		if l.Kind == "read" {
+			reads = append(reads, l)
+		}
+	}
+	if len(reads) != 1 || reads[0].File != cut || reads[0].Game < 1000 || reads[0].Line < 10000 || !strings.Contains(reads[0].Reason, "cut off") {
+		t.Fatalf("read errors %+v, want one naming the game cut off in %s", reads, cut)
+	}
+	// Every game before it was read, and the next file too.
+	if sum.Games != reads[0].Game-1+1+1425 {
+		t.Errorf("%d games counted, want the %d before the cut, the cut one and the 1,425 of the next file", sum.Games, reads[0].Game-1)
+	}
+}

@@ -99,8 +99,17 @@ func NewReader(r io.Reader, name string) *Reader {
 func (r *Reader) Next() (*record.Record, error) {
 	for {
 		if r.pos >= r.n && r.eof {
+			if re, ok := r.ioErr.(*record.ReadError); ok {
+				return nil, re
+			}
 			if r.ioErr != nil {
-				return nil, r.ioErr // sticky; a record it cut is dropped
+				// Sticky; a record it cut is lost, and the error says which.
+				err := &record.ReadError{Source: record.Source{File: r.name, Game: r.games + 1, Offset: r.base + int64(r.pos), Line: r.line}, Err: r.ioErr}
+				if r.lx.open() {
+					err.Source.Offset, err.Source.Line, err.Cut = r.lx.recOffset, r.lx.recLine, true
+				}
+				r.ioErr = err
+				return nil, err
 			}
 			if r.lx.open() && r.closeAtEOF() {
 				return r.finish()

@@ -93,3 +93,28 @@ func (e *ParseError) Error() string {
 
 // Unwrap returns the reason.
 func (e *ParseError) Unwrap() error { return e.Err }
+
+// ReadError is an I/O error that ends a file early (a truncated or corrupt
+// gzip stream, a failing disk) and where it struck: the record being read
+// then, which is lost (Cut), or the place after the last complete one.
+// Unlike a ParseError it ends the file.
+type ReadError struct {
+	Source Source // the cut record, or Game = the next record's index
+	Cut    bool
+	Err    error
+}
+
+// Error formats the error as "file:line: game N: reason".
+func (e *ReadError) Error() string {
+	loc := e.Source.File
+	if e.Source.Line > 0 {
+		loc = fmt.Sprintf("%s:%d", loc, e.Source.Line)
+	}
+	if e.Cut {
+		return fmt.Sprintf("%s: game %d is cut off: %v", loc, e.Source.Game, e.Err)
+	}
+	return fmt.Sprintf("%s: after game %d: %v", loc, e.Source.Game-1, e.Err)
+}
+
+// Unwrap returns the I/O error.
+func (e *ReadError) Unwrap() error { return e.Err }
