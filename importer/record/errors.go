@@ -104,7 +104,8 @@ type ReadError struct {
 	Err    error
 }
 
-// Error formats the error as "file:line: game N: reason".
+// Error formats the error as "file:line: game N is cut off: reason" (or
+// "file:line: after game N: reason").
 func (e *ReadError) Error() string {
 	loc := e.Source.File
 	if e.Source.Line > 0 {
