@@ -152,10 +152,15 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 	// for an opening position, took a tree 100 ms).
 	counted := make(map[uint32]bool, len(cands))
 	var inStats map[uint32]bool
-	if withGames && len(res.Moves) > 0 && len(cands) > 0 {
-		inStats = make(map[uint32]bool, len(merged.Games))
-		for _, g := range merged.Games {
-			inStats[g.Gid] = true
+	statsFrom := ^uint32(0) // without the game list: the stats' first gid
+	if len(res.Moves) > 0 && len(cands) > 0 {
+		if withGames {
+			inStats = make(map[uint32]bool, len(merged.Games))
+			for _, g := range merged.Games {
+				inStats[g.Gid] = true
+			}
+		} else {
+			statsFrom = merged.firstGid()
 		}
 	}
 	for _, gid := range cands {
@@ -171,7 +176,7 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 		if !ok {
 			continue // another position with the same fingerprint
 		}
-		if len(res.Moves) > 0 && (inStats[gid] || !withGames && gid >= merged.firstGid()) {
+		if inStats[gid] || gid >= statsFrom {
 			continue
 		}
 		code := uint16(EndSlot)
