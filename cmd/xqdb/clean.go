@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"strconv"
 	"sync"
@@ -128,14 +127,6 @@ func inputFiles(c *cli.Context) ([]string, error) {
 	return files, nil
 }
 
-// createOutput opens an output file (nil writer when name is empty).
-func createOutput(name string) (*os.File, error) {
-	if name == "" {
-		return nil, nil
-	}
-	return os.Create(name)
-}
-
 func runClean(c *cli.Context) error {
 	start := time.Now()
 	g, n, err := readGameNotation(c)
@@ -146,30 +137,28 @@ func runClean(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	outF, err := createOutput(c.String("out"))
-	if err != nil {
+	if err := checkOutputs(c.Args().Slice(), files, c.String("out"), c.String("rejects"), c.String("report")); err != nil {
 		return err
 	}
-	rejF, err := createOutput(c.String("rejects"))
-	if err != nil {
-		return err
-	}
-	repF, err := createOutput(c.String("report"))
-	if err != nil {
-		return err
+	var outF, rejF, repF *output
+	for _, o := range []struct {
+		f    **output
+		flag string
+	}{{&outF, "out"}, {&rejF, "rejects"}, {&repF, "report"}} {
+		if *o.f, err = createOutput(c.String(o.flag)); err != nil {
+			return err
+		}
+		defer (*o.f).abort()
 	}
 	var out, rej *pgn.Writer
 	var rep *reportWriter
 	if outF != nil {
-		defer outF.Close()
 		out = pgn.NewWriter(outF)
 	}
 	if rejF != nil {
-		defer rejF.Close()
 		rej = pgn.NewWriter(rejF)
 	}
 	if repF != nil {
-		defer repF.Close()
 		rep = newReportWriter(repF)
 	}
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "clean")
@@ -238,7 +227,7 @@ func runClean(c *cli.Context) error {
 			err = firstError(err, w.Flush)
 		}
 	}
-	if err = firstError(err, rep.flush); err != nil {
+	if err = commitAll(firstError(err, rep.flush), outF, rejF, repF); err != nil {
 		return err
 	}
 	sum.Seconds = time.Since(start).Seconds()

@@ -53,11 +53,14 @@ func runConvert(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutputs(c.Args().Slice(), files, c.String("out")); err != nil {
+		return err
+	}
 	f, err := createOutput(c.String("out"))
 	if err != nil {
 		return err
 	}
-	defer f.Close()
+	defer f.abort()
 	out := pgn.NewWriter(f)
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "convert")
 	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: from}, progress: progress,
@@ -84,7 +87,7 @@ func runConvert(c *cli.Context) error {
 		return nil
 	})
 	finish()
-	if err = firstError(err, out.Flush); err != nil {
+	if err = commitAll(firstError(err, out.Flush), f); err != nil {
 		return err
 	}
 	sum.Seconds = time.Since(start).Seconds()

@@ -81,13 +81,16 @@ func runImport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutputs(c.Args().Slice(), files, c.String("report")); err != nil {
+		return err
+	}
 	repF, err := createOutput(c.String("report"))
 	if err != nil {
 		return err
 	}
+	defer repF.abort()
 	var rep *reportWriter
 	if repF != nil {
-		defer repF.Close()
 		rep = newReportWriter(repF)
 	}
 	s, err := index.Open(c.String("db"), index.Options{RunGames: c.Int("run-games")})
@@ -149,7 +152,7 @@ func runImport(c *cli.Context) error {
 		return nil
 	})
 	finish()
-	if err = firstError(err, w.Close, rep.flush); err != nil {
+	if err = commitAll(firstError(err, w.Close, rep.flush), repF); err != nil {
 		return err
 	}
 	sum.Seconds = time.Since(start).Seconds()

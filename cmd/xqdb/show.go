@@ -215,6 +215,10 @@ func runExport(c *cli.Context) error {
 		return err
 	}
 	req.Sort = query.ByDate
+	// The database is the input: an output inside its folder would damage it.
+	if err := checkOutputs([]string{c.String("db")}, nil, c.String("out")); err != nil {
+		return err
+	}
 	s, err := openStore(c)
 	if err != nil {
 		return err
@@ -225,12 +229,12 @@ func runExport(c *cli.Context) error {
 		return err
 	}
 	var dst io.Writer = c.App.Writer
-	if name := c.String("out"); name != "" {
-		f, err := createOutput(name)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
+	f, err := createOutput(c.String("out"))
+	if err != nil {
+		return err
+	}
+	defer f.abort()
+	if f != nil {
 		dst = f
 	}
 	var notation [4]engine.Notation // by game
@@ -239,7 +243,7 @@ func runExport(c *cli.Context) error {
 			return err
 		}
 	}
-	if err := writeStoredGames(dst, list.Games, notation); err != nil {
+	if err := commitAll(writeStoredGames(dst, list.Games, notation), f); err != nil {
 		return err
 	}
 	if c.Bool("json") && c.String("out") != "" {
