@@ -1,0 +1,291 @@
+package search
+
+import "github.com/xqdb/xqdb/engine"
+
+// Move-ordering keys: the hash move first, then captures by MVV-LVA, the
+// killers, and quiet moves by their history.
+const (
+	orderHash    = 1 << 30
+	orderCapture = 1 << 24
+	orderKiller1 = 1 << 23
+	orderKiller2 = orderKiller1 - 1
+	historyMax   = 1 << 20
+)
+
+// search is the principal variation search of the node at ply with the
+// window (alpha, beta) and depth plies left.
+func (s *Searcher) search(alpha, beta, depth, ply int, nullOK, inCheck bool) int {
+	pvNode := beta-alpha > 1
+	s.pvLen[ply] = ply
+	if ply > s.seldepth {
+		s.seldepth = ply
+	}
+	if ply > 0 {
+		if s.checkLimits() {
+			return 0
+		}
+		if v, ok := s.b.rule(ply, s.rootPly); ok {
+			return v
+		}
+		// Mate-distance pruning: no line from here beats a shorter mate.
+		alpha = max(alpha, -Mate+ply)
+		beta = min(beta, Mate-ply-1)
+		if alpha >= beta {
+			return alpha
+		}
+	}
+	if inCheck && ply < 2*s.rootDepth+8 {
+		depth++ // the check extension
+	}
+	if depth <= 0 {
+		return s.qsearch(alpha, beta, ply, inCheck)
+	}
+	if ply >= MaxPly {
+		return s.b.evaluate()
+	}
+	key := s.b.key()
+	hashMove := engine.NoMove
+	if e, ok := s.tt.probe(key); ok {
+		hashMove = e.move
+		if !pvNode && int(e.depth) >= depth && ply > 0 {
+			v := scoreFromTT(int(e.score), ply)
+			if e.bound == boundExact || e.bound == boundLower && v >= beta || e.bound == boundUpper && v <= alpha {
+				return v
+			}
+		}
+	}
+	if ply == 0 && s.prevBest != engine.NoMove {
+		hashMove = s.prevBest
+	}
+	eval := -Infinity
+	if !inCheck {
+		eval = s.b.evaluate()
+	}
+	if !pvNode && !inCheck && abs(beta) < mateBound {
+		// Reverse futility: far above beta near the leaves, a quiet move
+		// will not bring the score back down.
+		if depth <= 4 && eval-120*depth >= beta {
+			return eval
+		}
+		// Null-move pruning: if passing still fails high, a real move
+		// would too (not in check, and not where zugzwang is likely).
+		if nullOK && depth >= 3 && eval >= beta && s.b.canNull() {
+			r := 3 + depth/5
+			s.b.doNull()
+			v := -s.search(-beta, -beta+1, depth-1-r, ply+1, false, false)
+			s.b.undoNull()
+			if s.stopped {
+				return 0
+			}
+			if v >= beta {
+				if v >= mateBound {
+					v = beta
+				}
+				return v
+			}
+		}
+	}
+
+	moves := s.b.moves(s.moveBuf[ply][:0])
+	if len(moves) == 0 {
+		return s.b.noMoves(ply, inCheck)
+	}
+	s.order(ply, moves, hashMove)
+	side := s.b.side()
+	best, bestMove := -Infinity, engine.NoMove
+	origAlpha := alpha
+	quiets := 0
+	for i := range moves {
+		m := s.pick(ply, moves, i)
+		capture := s.b.victim(m) > 0
+		killer := m == s.killers[ply][0] || m == s.killers[ply][1]
+		if !capture {
+			quiets++
+			// Late-move pruning: near the leaves, once the first moves
+			// failed, the late quiet moves are not looked at.
+			if !pvNode && !inCheck && depth <= 3 && best > -mateBound && quiets > 3+4*depth*depth {
+				continue
+			}
+		}
+		s.b.doMove(m)
+		s.nodes++
+		givesCheck := s.b.inCheck()
+		var v int
+		if i == 0 {
+			v = -s.search(-beta, -alpha, depth-1, ply+1, true, givesCheck)
+		} else {
+			r := 0
+			if depth >= 3 && i >= 3 && !capture && !inCheck && !givesCheck {
+				r = int(lmr[min(depth, 63)][min(i, 63)])
+				if pvNode {
+					r--
+				}
+				if killer {
+					r--
+				}
+				if h := s.history[side][uint16(m)]; h > historyMax/4 {
+					r--
+				}
+				r = max(0, min(r, depth-2))
+			}
+			v = -s.search(-alpha-1, -alpha, depth-1-r, ply+1, true, givesCheck)
+			if v > alpha && r > 0 {
+				v = -s.search(-alpha-1, -alpha, depth-1, ply+1, true, givesCheck)
+			}
+			if v > alpha && v < beta {
+				v = -s.search(-beta, -alpha, depth-1, ply+1, true, givesCheck)
+			}
+		}
+		s.b.undoMove()
+		if s.stopped {
+			return 0
+		}
+		if v > best {
+			best, bestMove = v, m
+			if v > alpha {
+				alpha = v
+				s.pv[ply][ply] = m
+				copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+				s.pvLen[ply] = max(s.pvLen[ply+1], ply+1)
+				if ply == 0 {
+					s.rootBest, s.rootBestScore = m, v
+				}
+				if v >= beta {
+					if !capture {
+						s.rewardQuiet(ply, side, m, depth, moves[:i])
+					}
+					break
+				}
+			}
+		}
+	}
+	bound := uint8(boundUpper)
+	switch {
+	case best >= beta:
+		bound = boundLower
+	case best > origAlpha:
+		bound = boundExact
+	}
+	s.tt.store(key, bestMove, scoreToTT(best, ply), depth, bound)
+	return best
+}
+
+// rewardQuiet keeps a quiet move that caused a cutoff as a killer and in
+// the history, and lowers the history of the quiet moves tried before it.
+func (s *Searcher) rewardQuiet(ply int, side engine.Color, m engine.Move, depth int, tried []engine.Move) {
+	if s.killers[ply][0] != m {
+		s.killers[ply][1] = s.killers[ply][0]
+		s.killers[ply][0] = m
+	}
+	bonus := int32(min(depth*depth, 400))
+	h := &s.history[side]
+	// Gravity: the closer an entry is to historyMax, the less it grows,
+	// so entries stay within ±historyMax.
+	h[uint16(m)] += bonus - h[uint16(m)]*bonus/historyMax
+	for _, q := range tried {
+		if s.b.victim(q) == 0 && q != m {
+			h[uint16(q)] -= bonus + h[uint16(q)]*bonus/historyMax
+		}
+	}
+}
+
+// qsearch searches captures only (all moves when in check) until the
+// position is quiet, standing pat on the evaluation.
+func (s *Searcher) qsearch(alpha, beta, ply int, inCheck bool) int {
+	s.pvLen[ply] = ply
+	if ply > s.seldepth {
+		s.seldepth = ply
+	}
+	if s.checkLimits() {
+		return 0
+	}
+	if ply >= MaxPly {
+		return s.b.evaluate()
+	}
+	best := -Infinity
+	stand := -Infinity
+	var moves []engine.Move
+	if inCheck {
+		moves = s.b.moves(s.moveBuf[ply][:0])
+		if len(moves) == 0 {
+			return s.b.noMoves(ply, true)
+		}
+	} else {
+		stand = s.b.evaluate()
+		if stand >= beta {
+			return stand
+		}
+		if stand > alpha {
+			alpha = stand
+		}
+		best = stand
+		moves = s.b.captures(s.moveBuf[ply][:0])
+	}
+	s.order(ply, moves, engine.NoMove)
+	for i := range moves {
+		m := s.pick(ply, moves, i)
+		// Delta pruning: a capture that cannot lift the score to alpha
+		// even with a margin is not tried.
+		if !inCheck && stand+s.b.victim(m)+200 <= alpha {
+			continue
+		}
+		s.b.doMove(m)
+		s.nodes++
+		v := -s.qsearch(-beta, -alpha, ply+1, s.b.inCheck())
+		s.b.undoMove()
+		if s.stopped {
+			return 0
+		}
+		if v > best {
+			best = v
+			if v > alpha {
+				alpha = v
+				s.pv[ply][ply] = m
+				copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+				s.pvLen[ply] = max(s.pvLen[ply+1], ply+1)
+				if v >= beta {
+					break
+				}
+			}
+		}
+	}
+	return best
+}
+
+// order gives each move its ordering key in s.scoreBuf[ply].
+func (s *Searcher) order(ply int, moves []engine.Move, hashMove engine.Move) {
+	keys := &s.scoreBuf[ply]
+	side := s.b.side()
+	k1, k2 := s.killers[ply][0], s.killers[ply][1]
+	for i, m := range moves {
+		var k int32
+		switch {
+		case m == hashMove:
+			k = orderHash
+		case s.b.victim(m) > 0:
+			k = orderCapture + int32(s.b.victim(m))*16 - int32(s.b.attacker(m))/16
+		case m == k1:
+			k = orderKiller1
+		case m == k2:
+			k = orderKiller2
+		default:
+			k = s.history[side][uint16(m)]
+		}
+		keys[i] = k
+	}
+}
+
+// pick moves the best-keyed move of moves[i:] to i and returns it: a
+// selection sort that costs nothing for moves never reached after a cutoff.
+func (s *Searcher) pick(ply int, moves []engine.Move, i int) engine.Move {
+	keys := &s.scoreBuf[ply]
+	b := i
+	for j := i + 1; j < len(moves); j++ {
+		if keys[j] > keys[b] {
+			b = j
+		}
+	}
+	moves[i], moves[b] = moves[b], moves[i]
+	keys[i], keys[b] = keys[b], keys[i]
+	return moves[i]
+}
