@@ -70,16 +70,18 @@ func checkCaseVerdict(t *testing.T, ref *Referee, want string) {
 	}
 }
 
-// TestRefereeRulesCases runs every row of rules-cases.tsv on which the
-// public engines agree through the referee under the asian profile (RULES
-// X12–X16; RULES-CASES.md: the table is written for it): verdict rows must
-// give their verdict, "*" rows none; the move-rule rows (legal, illegal,
-// perft, invalid FEN) must replay without a decided ruling getting in the
-// way of their moves. All 320 such rows must be there.
+// TestRefereeRulesCases runs every row of rules-cases.tsv through the
+// referee under the asian profile (RULES X12–X16; RULES-CASES.md: the table
+// is written for it), except the rows xqdb reads otherwise (readOtherwise):
+// verdict rows must give their verdict, "*" rows none; the move-rule rows
+// (legal, illegal, perft, invalid FEN) must replay without a decided ruling
+// getting in the way of their moves. Rows whose sources disagree are in
+// too, with the reading xqdb shares (disputedReasons).
 func TestRefereeRulesCases(t *testing.T) {
-	n := 0
+	n, total := 0, 0
 	for _, rc := range readRulesCases(t) {
-		if strings.Contains(rc.source, "DISAGREES") || strings.Contains(rc.source, "DISPUTED") {
+		total++
+		if _, ok := readOtherwise[rc.name]; ok {
 			continue
 		}
 		n++
@@ -100,80 +102,108 @@ func TestRefereeRulesCases(t *testing.T) {
 			}
 		})
 	}
-	if n != 320 {
-		t.Errorf("%d undisputed rows, want 320", n)
+	if total != 341 || n != total-len(readOtherwise) {
+		t.Errorf("%d rows, %d must agree; want 341 and %d", total, n, 341-len(readOtherwise))
 	}
 }
 
-// disputedReadings are the 21 rows of rules-cases.tsv whose source says
-// DISAGREES or DISPUTED, with the verdict xqdb gives (default Rules, asian
-// profile) and why. "invalid_fen" means the position is rejected.
-var disputedReadings = map[string]struct{ want, why string }{
-	// RULES X13: a side that mixes checking and non-checking moves in the
-	// cycle is idle ("one check, one chase" is allowed). Red's d4f4 checks
-	// through its own cannon, f4d4 chases the soldier: red is idle, black
-	// idle too: a draw, with Pikafish; Fairy-Stockfish counts red's chase.
-	"fsf_L1168_discovered_and_anti_discovered_chase_by": {"1/2-1/2:repetition", "red alternates check and chase"},
-	"fsf_L1177_perpetual_check_by_soldier":              {"1/2-1/2:repetition", "same position and moves as L1168"},
-	// Black's b1b3 uncovers the cannon's check, b3b1 chases: mixed, idle.
-	"fsf_L1176_perpetual_check_by_soldier": {"1/2-1/2:repetition", "black alternates check and chase"},
+// disputedReasons says, for each row whose source says DISAGREES or
+// DISPUTED and whose verdict xqdb shares, why (RULES X13). Rows xqdb reads
+// otherwise are in readOtherwise.
+var disputedReasons = map[string]string{
+	// RULES X13 "one check, one chase" (一将一捉) is a chase violation:
+	// red's d4f4 checks through its own cannon and f4d4 chases the soldier
+	// on f1, with Fairy-Stockfish; Pikafish draws.
+	"fsf_L1168_discovered_and_anti_discovered_chase_by": "red alternates check and chase",
+	"fsf_L1177_perpetual_check_by_soldier":              "same position and moves as L1168",
+	// Black's b1b3 uncovers the cannon's check, b3b1 chases the cannon d1.
+	"fsf_L1176_perpetual_check_by_soldier": "black alternates check and chase",
 	// ProtectionLoss (default LossUnlessDefending): black's advisor steps in
 	// front of its chariot, pinned by the horse, and so cuts the horse's
 	// protection in passing; a defence, not a chase. Red chases the chariot.
-	"fsf_L1193_d39_chased_chariot_pinned_by_horse_mutua":   {"0-1:perpetual_chase", "black's unprotecting moves are defences"},
-	"fsf_L1195_d39_chased_chariot_pinned_by_horse_mutua":   {"1-0:perpetual_chase", "red's unprotecting moves are defences"},
-	"orange_L434_red_chasing_black_rook_black_rook_pinned": {"0-1:perpetual_chase", "as D39"},
-	"orange_L435_red_chasing_black_rook_black_rook_pinned": {"0-1:perpetual_chase", "as D39"},
-	"orange_L436_red_chasing_black_rook_black_rook_pinned": {"0-1:perpetual_chase", "as D39"},
-	"orange_L437_red_chasing_black_rook_black_rook_pinned": {"0-1:perpetual_chase", "as D39"},
-	"orange_L438_red_chasing_black_rook_black_rook_pinned": {"0-1:perpetual_chase", "as D39"},
+	"fsf_L1193_d39_chased_chariot_pinned_by_horse_mutua":   "black's unprotecting moves are defences",
+	"fsf_L1195_d39_chased_chariot_pinned_by_horse_mutua":   "red's unprotecting moves are defences",
+	"orange_L434_red_chasing_black_rook_black_rook_pinned": "as D39",
+	"orange_L435_red_chasing_black_rook_black_rook_pinned": "as D39",
+	"orange_L436_red_chasing_black_rook_black_rook_pinned": "as D39",
+	"orange_L437_red_chasing_black_rook_black_rook_pinned": "as D39",
+	"orange_L438_red_chasing_black_rook_black_rook_pinned": "as D39",
 	// ...while red's soldier, stepping on and off the file of the cannon
 	// that protects the horse for no defensive purpose, chases it (the rule
 	// book and Pikafish; Fairy-Stockfish draws).
-	"orange_L643_perpetual_chase": {"0-1:perpetual_chase", "red's soldier unprotects the horse, not defending"},
+	"orange_L643_perpetual_chase": "red's soldier unprotects the horse, not defending",
 	// Pair-level newness (newlyChased): the chariot is attacked by the
 	// horse, then by the cannon the horse uncovers: chased anew each time
 	// (rule book and Fairy-Stockfish; Pikafish sees the same target chased
 	// before and after).
-	"orange_L376_some_perpetual_chasing":                  {"0-1:perpetual_chase", "horse and uncovered cannon take turns"},
-	"orange_L513_61_red_chase_using_cannon_on_black_rook": {"0-1:perpetual_chase", "cannon screens change while a horse also attacks"},
-	"orange_L514_61_red_chase_using_cannon_on_black_rook": {"0-1:perpetual_chase", "as L513"},
-	// RULES X13: black's checks are mixed with other moves (idle), which
-	// does not excuse red's chase; Pikafish voids every chase ruling when
-	// any move of the cycle checks.
-	"orange_L427_diagram_37":                              {"0-1:perpetual_chase", "black mixes check and idle"},
-	"orange_L474_red_chases_horse_black_does_alternative": {"0-1:perpetual_chase", "black mixes check and idle"},
-	"orange_L475_red_chases_horse_black_does_alternative": {"0-1:perpetual_chase", "black mixes check and idle"},
+	"orange_L376_some_perpetual_chasing":                  "horse and uncovered cannon take turns",
+	"orange_L513_61_red_chase_using_cannon_on_black_rook": "cannon screens change while a horse also attacks",
+	"orange_L514_61_red_chase_using_cannon_on_black_rook": "as L513",
 	// Both sides chase a chariot or cannon with every move: mutual chase,
 	// a draw (rule book, Fairy-Stockfish).
-	"orange_L550_diagrams_71_75":         {"1/2-1/2:repetition", "mutual chase"},
-	"orange_L650_mutual_perpetual_chase": {"1/2-1/2:repetition", "mutual chase"},
+	"orange_L550_diagrams_71_75":         "mutual chase",
+	"orange_L650_mutual_perpetual_chase": "mutual chase",
 	// Black's king steps off the file and unpins its horse (a new legal
 	// threat on the cannon), then back, pinning red's protecting horse by
 	// the flying general (protection lost by a pin): black chases the
 	// cannon on every move. The test's commented-out expectation and
 	// Pikafish say 1-0; the Fairy-Stockfish implementation draws.
-	"fsf_L1211_mutual_pins_by_flying_generals": {"1-0:perpetual_chase", "black chases with pins by the flying general"},
+	"fsf_L1211_mutual_pins_by_flying_generals": "black chases with pins by the flying general",
+}
+
+// readOtherwise are the rows of rules-cases.tsv whose verdict xqdb does not
+// share, with the verdict xqdb gives (default Rules, asian profile) and why.
+// "invalid_fen" means the position is rejected.
+var readOtherwise = map[string]struct{ want, why string }{
 	// A black soldier on i7, behind its start rank, cannot arise (RULES
 	// X8); ParseFEN rejects it, as Pikafish does.
 	"orange_L545_diagrams_71_75": {"invalid_fen", "black soldier behind its start rank"},
+	// RULES X13 "one check, one chase": a side whose every move checks or
+	// chases one piece is a chaser. The three sources draw these
+	// rule-book diagrams ("perpetual kill", "alternate check and chase").
+	// L355: red's chariot checks from h9/h8 and, between the checks,
+	// attacks the unprotected cannon on i0/i1 from h0/h1; black's general
+	// and cannon only step away.
+	"orange_L355_perpetual_kill": {"0-1:perpetual_chase", "red checks, then chases the cannon on i0/i1"},
+	// L356: red's cannon e5f5 checks; f5e5 newly threatens the elephant on
+	// c9 and the cannon on d7 (pair-level newness: other attackers than
+	// at f5).
+	"orange_L356_perpetual_kill": {"0-1:perpetual_chase", "red checks, then chases the elephant and cannon"},
+	// L360: red's b9b8 checks; b8b9 puts the chariot behind its cannon on
+	// rank 9, so the general may no longer take back on f9: the cannon's
+	// threat on the advisor becomes a chase (protection lost, not a
+	// defence: ProtectionLoss).
+	"orange_L360_alternate_check_and_chase": {"0-1:perpetual_chase", "red checks, then chases the advisor on f9"},
+	// L427, L474, L475: red chases on every move, and black answers with a
+	// check and a chase (L427: the cannon a0a1 threatens the horse on i1;
+	// L474/L475: the horse c1b3 threatens the crossed soldier on a5):
+	// both sides chase, a draw, with Pikafish; orange and Fairy-Stockfish
+	// count black's chase as idle.
+	"orange_L427_diagram_37":                              {"1/2-1/2:repetition", "black checks and chases the horse on i1: mutual chase"},
+	"orange_L474_red_chases_horse_black_does_alternative": {"1/2-1/2:repetition", "black checks and chases the soldier on a5: mutual chase"},
+	"orange_L475_red_chases_horse_black_does_alternative": {"1/2-1/2:repetition", "as L474"},
 }
 
-// TestRefereeDisputedRulesCases states xqdb's reading of each row that the
-// public engines dispute (RULES X13; see disputedReadings).
-func TestRefereeDisputedRulesCases(t *testing.T) {
-	n := 0
+// TestRefereeReadOtherwise states xqdb's verdict on each row it reads
+// otherwise than the table (RULES X13; see readOtherwise), and checks that
+// every row the sources dispute has a stated reading.
+func TestRefereeReadOtherwise(t *testing.T) {
+	rows := map[string]bool{}
 	for _, rc := range readRulesCases(t) {
-		if !strings.Contains(rc.source, "DISAGREES") && !strings.Contains(rc.source, "DISPUTED") {
-			continue
-		}
-		n++
-		reading, ok := disputedReadings[rc.name]
-		if !ok {
+		rows[rc.name] = true
+		disputed := strings.Contains(rc.source, "DISAGREES") || strings.Contains(rc.source, "DISPUTED")
+		_, other := readOtherwise[rc.name]
+		if _, agreed := disputedReasons[rc.name]; disputed && !agreed && !other {
 			t.Errorf("%s: disputed row without a stated reading", rc.name)
+		}
+		if !other {
 			continue
 		}
+		reading := readOtherwise[rc.name]
 		t.Run(rc.name, func(t *testing.T) {
+			if reading.want == rc.expected {
+				t.Fatalf("xqdb agrees with the table (%s): move the row back", rc.expected)
+			}
 			ref, err := playCase(t, rc, Rules{Profile: Asian})
 			if reading.want == "invalid_fen" {
 				if !errors.Is(err, engine.ErrBadFEN) {
@@ -187,7 +217,14 @@ func TestRefereeDisputedRulesCases(t *testing.T) {
 			checkCaseVerdict(t, ref, reading.want)
 		})
 	}
-	if n != len(disputedReadings) {
-		t.Errorf("%d disputed rows, %d readings", n, len(disputedReadings))
+	for name := range disputedReasons {
+		if !rows[name] {
+			t.Errorf("%s: no such row", name)
+		}
+	}
+	for name := range readOtherwise {
+		if !rows[name] {
+			t.Errorf("%s: no such row", name)
+		}
 	}
 }

@@ -136,13 +136,13 @@ func TestRefereeCCPDMasterGames(t *testing.T) {
 	}{
 		{Rules{}, ccpdSummary{
 			ends: map[engine.Status]int{engine.Checkmate: 326, engine.Stalemate: 2, engine.PerpetualCheck: 5,
-				engine.PerpetualChase: 17, engine.Repetition: 467, engine.MoveLimit: 27},
-			contradicted: 17, unfinished: 1, drawnAgainstTag: 9,
+				engine.PerpetualChase: 22, engine.Repetition: 455, engine.MoveLimit: 27},
+			contradicted: 20, unfinished: 1, drawnAgainstTag: 8,
 		}},
 		{Rules{Profile: Asian}, ccpdSummary{
 			ends: map[engine.Status]int{engine.Checkmate: 326, engine.Stalemate: 2, engine.PerpetualCheck: 12,
-				engine.PerpetualChase: 35, engine.Repetition: 467, engine.MoveLimit: 27},
-			contradicted: 33, unfinished: 1, drawnAgainstTag: 9,
+				engine.PerpetualChase: 47, engine.Repetition: 455, engine.MoveLimit: 27},
+			contradicted: 44, unfinished: 1, drawnAgainstTag: 8,
 		}},
 	} {
 		t.Run(tc.rules.Profile.String(), func(t *testing.T) {
@@ -156,45 +156,87 @@ func TestRefereeCCPDMasterGames(t *testing.T) {
 	}
 }
 
-// TestRefereeCCPDFixtures replays the hand-checked CCPD games of
-// testdata/referee/ccpd_mismatches.tsv, whose Result tags contradict the
-// referee's decided end (RULES X17), and checks that ruling.
-func TestRefereeCCPDFixtures(t *testing.T) {
-	f, err := os.Open(filepath.Join("testdata", "referee", "ccpd_mismatches.tsv"))
+// readFixtureRows returns the rows of a tab-separated fixture under
+// testdata/referee, each with cols columns; '#' lines are comments.
+func readFixtureRows(t *testing.T, name string, cols int) [][]string {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "referee", name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	n := 0
+	var rows [][]string
 	for sc.Scan() {
 		line := sc.Text()
 		if line == "" || strings.HasPrefix(line, "#") {
 			continue
 		}
 		c := strings.Split(line, "\t")
-		if len(c) != 8 {
-			t.Fatalf("fixture line has %d columns, want 8: %q", len(c), line)
+		if len(c) != cols {
+			t.Fatalf("%s: line has %d columns, want %d: %q", name, len(c), cols, line)
 		}
-		n++
+		rows = append(rows, c)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+// fixtureRuling replays a fixture game under the named profile and checks
+// that its last ruling is want.
+func fixtureRuling(t *testing.T, profile, fen, moves, want string) Ruling {
+	t.Helper()
+	pr, err := ParseProfile(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := replay(t, fen, moves, Rules{Profile: pr}).Last()
+	if got := refereeCaseVerdict(last); got != want {
+		t.Fatalf("final ruling %v, want %s", last, want)
+	}
+	return last
+}
+
+// TestRefereeCCPDFixtures replays the hand-checked CCPD games of
+// testdata/referee/ccpd_mismatches.tsv, whose Result tags contradict the
+// referee's decided end (RULES X17), and checks that ruling.
+func TestRefereeCCPDFixtures(t *testing.T) {
+	rows := readFixtureRows(t, "ccpd_mismatches.tsv", 8)
+	for _, c := range rows {
 		id, profile, tagText, want, fen, moves := c[0], c[2], c[3], c[4], c[5], c[6]
-		t.Run(id, func(t *testing.T) {
-			pr, err := ParseProfile(profile)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ref := replay(t, fen, moves, Rules{Profile: pr})
-			last := ref.Last()
-			if got := refereeCaseVerdict(last); got != want {
-				t.Fatalf("final ruling %v, want %s", last, want)
-			}
+		t.Run(id+"/"+profile, func(t *testing.T) {
+			last := fixtureRuling(t, profile, fen, moves, want)
 			if tag, ok := engine.ParseResult(tagText); !ok || tag == last.Result {
 				t.Errorf("tag %s does not contradict the ruling %v", tagText, last)
 			}
 		})
 	}
-	if n < 5 {
-		t.Errorf("%d fixtures, want at least 5", n)
+	if len(rows) < 5 {
+		t.Errorf("%d fixtures, want at least 5", len(rows))
+	}
+}
+
+// TestRefereeCCPDOneCheckOneChase replays the hand-checked CCPD games of
+// testdata/referee/ccpd_one_check_one_chase.tsv, whose final ruling changed
+// when RULES X13 made "one check, one chase" a chase violation and the vn
+// allowance came to count checks and chases together, met by the latest
+// moves alone: each gives its new ruling, which differs from the one it
+// gave before.
+func TestRefereeCCPDOneCheckOneChase(t *testing.T) {
+	rows := readFixtureRows(t, "ccpd_one_check_one_chase.tsv", 9)
+	for _, c := range rows {
+		id, profile, before, want, fen, moves := c[0], c[2], c[4], c[5], c[6], c[7]
+		t.Run(id+"/"+profile, func(t *testing.T) {
+			if before == want {
+				t.Fatalf("ruling %s did not change", want)
+			}
+			fixtureRuling(t, profile, fen, moves, want)
+		})
+	}
+	if len(rows) < 5 {
+		t.Errorf("%d fixtures, want at least 5", len(rows))
 	}
 }

@@ -43,7 +43,8 @@ const (
 // sideCycle is one side's conduct over the cycle.
 type sideCycle struct {
 	class   class
-	targets chaseSet // for chasing: the pieces chased by every move
+	targets chaseSet // for chasing: the pieces chased by every move that did not check
+	checks  bool     // for chasing: some of its moves checked instead
 }
 
 // judgeRepetition rules when the current position repeats (RULES X13,
@@ -118,6 +119,8 @@ func (r *Referee) judgeRepetition() bool {
 	name := v.Name(engine.Xiangqi)
 	if st == engine.PerpetualCheck {
 		detail = name + " checked on every move; " + where
+	} else if vc.checks {
+		detail = name + " checked or chased " + r.describe(v.Other(), vc.targets) + " on every move; " + where
 	} else {
 		detail = name + " chased " + r.describe(v.Other(), vc.targets) + " on every move; " + where
 	}
@@ -199,49 +202,58 @@ func (p *Position) checkers(x engine.Color) chaseSet {
 	return p.attackersOf(p.sq[generalID(x.Other())], x)
 }
 
-// classify ranks both sides over r.info (RULES X13). A side is checking if
-// every one of its moves gave check; a side that mixed checks and other
-// moves is idle ("one check, one chase" is allowed); otherwise it is chasing
-// if one enemy piece is newly chased by every one of its moves.
+// classify ranks both sides over the cycle from ply `from` to ply `to`
+// (RULES X13). A side is checking if every one of its moves gave check;
+// else chasing if every one of its moves gave check or newly chased one
+// enemy piece (the same piece, tracked as it moves) and at least one move
+// chased — "one check, one chase" (一将一捉) is a chase violation, since
+// seed 000 counts "chiếu hoặc đuổi" together; otherwise idle.
 func (r *Referee) classify(from, to int) [2]sideCycle {
 	var out [2]sideCycle
 	for c := engine.First; c <= engine.Second; c++ {
-		all, any := true, false
+		all, checks := true, false
 		targets := ^chaseSet(0)
 		for _, inf := range r.analysed[from:to] {
 			if inf.mover != c {
 				continue
 			}
-			all = all && inf.check
-			any = any || inf.check
+			if inf.check {
+				checks = true
+				continue
+			}
+			all = false
 			targets &= inf.newly
 		}
 		switch {
 		case all:
 			out[c].class = checking
-		case any:
-			out[c].class = idle
 		case targets != 0:
-			out[c] = sideCycle{class: chasing, targets: targets}
+			// Some move did not check, so targets met at least one chase.
+			out[c] = sideCycle{class: chasing, targets: targets, checks: checks}
 		}
 	}
 	return out
 }
 
 // run measures, for the vn allowance, how long violator v has been checking
-// (or chasing one of the same pieces) without a break: the moves of the
-// judged cycle, from ply `from` to the current one, plus any such moves of v
-// just before it, back to ply floor. It returns the number of those moves
-// and of the distinct pieces of v that gave the checks or made the chases
-// (seed 000: "với 1 quân", "2 quân"). It stops counting at 18, the largest
-// allowance.
+// or chasing without a break (seed 000 counts checks and chases together):
+// the moves of the judged cycle, from ply `from` to the current one, plus
+// any such moves of v just before it, back to ply floor — checks, and for a
+// chaser also new chases of one of the same pieces. It returns the number of
+// the latest of those moves and of the distinct pieces of v that gave the
+// checks or made the chases (seed 000: "với 1 quân", "2 quân"): the shortest
+// such run that uses up its allowance, or the whole run when none does (so
+// six chases by one piece are not excused by checks another piece gave
+// before them). It looks back at most 18 moves, the largest allowance.
 func (r *Referee) run(v engine.Color, vc sideCycle, from, floor int) (moves, pieces int) {
-	targets := vc.targets
-	var runInfo [18]plyInfo
+	var (
+		runInfo [18]plyInfo
+		targets [18]chaseSet // the chased pieces common to runInfo[:k+1]
+	)
 	n := 0
 	for i := len(r.pos.hist) - 1; i >= from && n < len(runInfo); i-- {
 		if inf := r.analysed[i]; inf.mover == v {
-			runInfo[n] = inf
+			runInfo[n], targets[n] = inf, vc.targets
 			n++
 		}
 	}
@@ -251,24 +263,33 @@ func (r *Referee) run(v engine.Color, vc sideCycle, from, floor int) (moves, pie
 		if inf.mover != v {
 			continue
 		}
-		if vc.class == checking && !inf.check || vc.class == chasing && (inf.check || targets&inf.newly == 0) {
-			break
+		tg := targets[max(n-1, 0)]
+		if !inf.check {
+			if vc.class == checking || tg&inf.newly == 0 {
+				break
+			}
+			tg &= inf.newly
 		}
-		targets &= inf.newly
-		runInfo[n] = inf
+		runInfo[n], targets[n] = inf, tg
 		n++
 	}
-	var used chaseSet
-	for _, inf := range runInfo[:n] {
-		if vc.class == checking {
-			used |= inf.checkers
-			continue
+	for k := range n {
+		var used chaseSet
+		for _, inf := range runInfo[:k+1] {
+			if inf.check {
+				used |= inf.checkers
+				continue
+			}
+			for b := uint16(targets[k]); b != 0; b &= b - 1 {
+				used |= inf.chasers[bits.TrailingZeros16(b)]
+			}
 		}
-		for b := uint16(targets); b != 0; b &= b - 1 {
-			used |= inf.chasers[bits.TrailingZeros16(b)]
+		moves, pieces = k+1, bits.OnesCount16(uint16(used))
+		if moves >= allowance(pieces) {
+			break
 		}
 	}
-	return n, bits.OnesCount16(uint16(used))
+	return moves, pieces
 }
 
 // describe names the pieces of side c in set, where they stand now.

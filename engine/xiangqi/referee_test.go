@@ -139,18 +139,50 @@ func TestPerpetualClassesOrder(t *testing.T) {
 	}
 }
 
-// RULES X13: a side that mixes checks with other moves is idle ("one
-// check, one chase" is allowed), and that does not excuse the other side.
-func TestCheckAndChaseMixedIsIdle(t *testing.T) {
+// RULES X13: "one check, one chase" (一将一捉) is a chase violation — a
+// side whose every move checks or newly chases one enemy piece, and which
+// chases at least once, is a chaser; checks mixed with idle moves are idle.
+func TestOneCheckOneChaseIsChase(t *testing.T) {
 	checkVerdicts(t, []verdictCase{
-		// fsf_L1176: black's b1b3 uncovers a cannon check, b3b1 chases.
+		// fsf_L1176: black's b1b3 uncovers a cannon check, b3b1 chases the
+		// cannon on d1; red's chariot only shuttles.
 		{name: "check then chase", fen: "3k5/9/9/9/9/9/9/9/cr1CAK3/9 w - - 0 1",
-			moves: repeatMoves("d1d3 b1b3 d3d1 b3b1", 2), rules: asian, want: "1/2-1/2:repetition"},
-		// orange_L474: black alternates check and idle moves; red chases
-		// the horse on every move and loses.
-		{name: "mixed side does not excuse a chaser", fen: "3akr3/n3a4/4b4/9/P1b6/9/1n7/4B4/3RA4/2BAK4 w - - 0 1",
+			moves: repeatMoves("d1d3 b1b3 d3d1 b3b1", 2), rules: asian,
+			want: "1-0:perpetual_chase", side: engine.Second, firstPly: 8},
+		// fsf_L1168: red's cannon f4d4 uncovers the other cannon's threat
+		// on the soldier f1, d4f4 checks and renews it.
+		{name: "discovered chase and check", fen: "5k3/9/9/5C3/5c3/5C3/9/9/5p3/4K4 w - - 0 1",
+			moves: repeatMoves("f4d4 f5d5 d4f4 d5f5", 2), rules: asian,
+			want: "0-1:perpetual_chase", side: engine.First, firstPly: 8},
+		// orange_L474: red chases the horse on every move; black answers
+		// with a check (b3c1) and a chase of the crossed soldier on a5
+		// (c1b3): both sides chase, a draw.
+		{name: "check and chase against a chaser", fen: "3akr3/n3a4/4b4/9/P1b6/9/1n7/4B4/3RA4/2BAK4 w - - 0 1",
 			moves: "d1d3 b3c1 d3d1 c1b3 d1d3 b3c1 d3d1 c1b3 d1d3 b3c1 d3d1", rules: asian,
+			want: "1/2-1/2:repetition"},
+		// orange_L360: red checks (b9b8), then b8b9 leaves the advisor on
+		// f9 without the general's protection (the chariot stands behind
+		// the cannon on rank 9): check and chase, red loses.
+		{name: "check and chase by protection loss", fen: "1R1C1abr1/4k4/4b4/p7p/2p6/9/r1P3P2/B8/9/2B1KA3 w - - 0 1",
+			moves: "b9b8 e8e9 b8b9 e9e8 b9b8 e8e9 b8b9 e9e8 b9b8 e8e9", rules: asian,
 			want: "0-1:perpetual_chase", side: engine.First},
+		// orange_L427: black mixes checks (a1a0) with a chase of the horse
+		// on i1 (a0a1) while red chases the cannon: a draw.
+		{name: "mutual chase with checks", fen: "3ak4/4a4/4b4/p8/2p3n2/9/P1P3r2/3AB4/c3N3N/1RB1KA3 w - - 0 1",
+			moves: "b0b1 a1a0 b1b0 a0a1 b0b1 a1a0 b1b0 a0a1 b0b1 a1a0 b1b0", rules: asian,
+			want: "1/2-1/2:repetition"},
+	})
+}
+
+// RULES X13: a side that mixes checks with idle moves is idle, and that
+// does not excuse the other side's chase.
+func TestCheckAndIdleMixedIsIdle(t *testing.T) {
+	checkVerdicts(t, []verdictCase{
+		// Black's chariot checks from a0, then steps back to a2 where it
+		// threatens nothing; red's general shuttles d0-d1.
+		{name: "check and idle", fen: "4k4/9/9/9/9/9/9/r8/9/3K5 b - - 0 1",
+			moves: repeatMoves("a2a0 d0d1 a0a2 d1d0", 2), rules: asian,
+			want: "1/2-1/2:repetition"},
 	})
 }
 
@@ -452,8 +484,9 @@ func TestInsufficientMaterial(t *testing.T) {
 }
 
 // RULES X13 allowance (seed 000): under vn a violator is ruled against only
-// once it has checked or chased continuously for 6 moves with one piece, 12
-// with two, 18 with three or more; asian rules at the 3rd occurrence.
+// once it has checked or chased continuously (checks and chases counted
+// together) for 6 moves with one piece, 12 with two, 18 with three or more;
+// asian rules at the 3rd occurrence.
 func TestAllowance(t *testing.T) {
 	for _, tc := range []struct {
 		name, fen, entry, cycle string
@@ -474,6 +507,13 @@ func TestAllowance(t *testing.T) {
 		// fsf_L1164: the soldier and the cannon behind it chase in turn.
 		// The entry a4a5 is a capture: the run starts with red's 2nd move.
 		{"chase with two pieces", "2bakabr1/9/9/r1p1p1p2/p7R/P8/9/9/9/CC1AKA3 w - - 0 1", "a4a5", "a6b6 a5b5 b6a6 b5a5", 2, 9, "0-1:perpetual_chase", 1},
+		// orange_L355: one chariot checks (h9, h8) and chases the cannon
+		// (h0, h1) in turn: checks and chases count together.
+		{"check and chase with one piece", "2ba1k3/4a4/b8/7R1/9/9/1r2p4/9/4A4/2B1KAB1c w - - 0 1",
+			"h6h9 f9f8 h9h0 i0i1 h0h8 f8f9 h8h1 i1i0", "h1h9 f9f8 h9h0 i0i1 h0h8 f8f9 h8h1 i1i0", 1, 17, "0-1:perpetual_chase", 0},
+		// fsf_L1168: the cannon on f4 checks from there; the one on f6
+		// chases the soldier on f1 each time the other leaves or returns.
+		{"check and chase with two pieces", "5k3/9/9/5C3/5c3/5C3/9/9/5p3/4K4 w - - 0 1", "", "f4d4 f5d5 d4f4 d5f5", 2, 8, "0-1:perpetual_chase", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			// Red moves first: its k-th move is ply 2k-1.
