@@ -47,8 +47,9 @@ func getAttrs(b []byte) Attrs {
 
 // ParseDate reads the dates real records carry into yyyymmdd with unknown
 // parts zero: "1990.05.01", "1990.??.??", "1990-05-01", "1990", and CCPD's
-// "4/17/1996", "19960417", "1996年4月17日下午". It returns 0 when no year
-// can be read (a two-digit year is not guessed).
+// "4/17/1996", "19960417", "1996年4月17日下午", and "15-7-2009" (day
+// first when the first number cannot be a month). It returns 0 when no
+// year can be read (a two-digit year is not guessed).
 func ParseDate(s string) uint32 {
 	var nums [3]int
 	var lens [3]int
@@ -78,14 +79,17 @@ func ParseDate(s string) uint32 {
 	}
 	var y, m, d int
 	switch {
-	case n == 1 && lens[0] == 8: // yyyymmdd, as a seventh of CCPD's records
+	case lens[0] == 8: // yyyymmdd, as a seventh of CCPD's records ("20091115-09:00" too)
 		y, m, d = nums[0]/10000, nums[0]/100%100, nums[0]%100
 	case n == 1 && lens[0] == 6: // yyyymm
 		y, m = nums[0]/100, nums[0]%100
 	case n >= 1 && lens[0] == 4:
 		y, m, d = nums[0], nums[1], nums[2]
-	case n == 3 && lens[2] == 4: // m/d/yyyy
+	case n == 3 && lens[2] == 4: // m/d/yyyy, or d-m-yyyy when the first cannot be a month
 		y, m, d = nums[2], nums[0], nums[1]
+		if m > 12 && d <= 12 {
+			m, d = d, m
+		}
 	default:
 		return 0
 	}

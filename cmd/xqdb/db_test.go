@@ -272,7 +272,7 @@ func TestTerminationIsStoredAndQueryable(t *testing.T) {
 	if code != exitOK || gl.Games[0].Termination != "checkmate" {
 		t.Fatalf("games JSON: %+v", gl)
 	}
-	code, out, _ = runCLI(t, "show", "--db", db, fmt.Sprint(gl.Games[0].ID))
+	code, out, _ = runCLI(t, "show", "--db", db, "--annotate", fmt.Sprint(gl.Games[0].ID))
 	if code != exitOK || !strings.Contains(out, `[Termination "checkmate"]`) || !strings.Contains(out, "{xqdb: checkmate") {
 		t.Fatalf("show of a mated game lacks its termination:\n%s", out)
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -82,6 +83,11 @@ func runImport(c *cli.Context) error {
 		return err
 	}
 	if err := checkOutputs(c.Args().Slice(), files, c.String("report")); err != nil {
+		return err
+	}
+	// Games store their source file's absolute path, so that show and
+	// export name it wherever they run (issue 13.15).
+	if err := absolutePaths(files); err != nil {
 		return err
 	}
 	repF, err := createOutput(c.String("report"))
@@ -183,6 +189,20 @@ func indexGame(rec *importer.Record, g *replay.Game) *index.Game {
 		},
 		Keys: g.Keys,
 	}
+}
+
+// absolutePaths makes relative paths absolute, in place.
+func absolutePaths(paths []string) error {
+	dir, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	for i, p := range paths {
+		if !filepath.IsAbs(p) {
+			paths[i] = filepath.Join(dir, p)
+		}
+	}
+	return nil
 }
 
 // importMemoryLimit is the heap an import aims to stay under: a quarter of

@@ -6,7 +6,9 @@ import (
 	"io"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -29,9 +31,16 @@ for Xiangqi, SAN for chess).
 Example:
    xqdb show 42 --notation wxf`,
 	Flags: []cli.Flag{dbFlag,
-		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the moves"}},
+		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the moves"},
+		annotateFlag},
 	Action: runShow,
 }
+
+// annotateFlag has show and export add what xqdb found to what was
+// imported: a Termination tag naming how the game ends by the rules
+// ("checkmate", "perpetual chase", values the PGN standard does not
+// define) and a {xqdb: …} comment at each ruling.
+var annotateFlag = &cli.BoolFlag{Name: "annotate", Usage: "add xqdb's rulings: a Termination tag and {xqdb: …} comments"}
 
 func runShow(c *cli.Context) error {
 	if c.NArg() != 1 {
@@ -55,7 +64,7 @@ func runShow(c *cli.Context) error {
 		return err
 	}
 	w := pgn.NewWriter(c.App.Writer)
-	writeStored(w, r, n)
+	writeStored(w, r, n, c.Bool("annotate"))
 	return w.Flush()
 }
 
@@ -79,7 +88,7 @@ func exportNotation(c *cli.Context, g engine.Game) (engine.Notation, error) {
 // notation of its game. Formatting (SAN asks for each position's legal
 // moves) runs on every core: each takes a stretch of a block of games into
 // a buffer of its own, and the buffers are written in turn.
-func writeStoredGames(dst io.Writer, rows []query.GameRow, notation [4]engine.Notation) error {
+func writeStoredGames(dst io.Writer, rows []query.GameRow, notation [4]engine.Notation, annotate bool) error {
 	const block = 4096
 	workers := max(1, runtime.GOMAXPROCS(0))
 	bufs := make([]bytes.Buffer, workers)
@@ -95,7 +104,7 @@ func writeStoredGames(dst io.Writer, rows []query.GameRow, notation [4]engine.No
 				defer wg.Done()
 				w := pgn.NewWriter(&bufs[k])
 				for _, row := range part[lo:hi] {
-					writeStored(w, row.Record, notation[row.Record.Game%4])
+					writeStored(w, row.Record, notation[row.Record.Game%4], annotate)
 				}
 				w.Flush() // into a bytes.Buffer: no error
 			}()
@@ -110,12 +119,17 @@ func writeStoredGames(dst io.Writer, rows []query.GameRow, notation [4]engine.No
 	return nil
 }
 
-// writeStored writes a stored game as PGN.
-func writeStored(w *pgn.Writer, r *index.Record, n engine.Notation) {
+// writeStored writes a stored game as PGN: what was imported, with dates
+// in the standard's form, and with annotate what xqdb found.
+func writeStored(w *pgn.Writer, r *index.Record, n engine.Notation, annotate bool) {
 	tags := make([]importer.Tag, 0, len(r.Tags)+4)
 	has := map[string]bool{}
 	for _, t := range r.Tags {
-		tags = append(tags, importer.Tag{Name: t.Name, Value: t.Value})
+		v := t.Value
+		if name := lower(t.Name); name == "date" || name == "eventdate" {
+			v = pgnDate(v)
+		}
+		tags = append(tags, importer.Tag{Name: t.Name, Value: v})
 		has[lower(t.Name)] = true
 	}
 	add := func(name, value string) {
@@ -133,13 +147,16 @@ func writeStored(w *pgn.Writer, r *index.Record, n engine.Notation) {
 		add("FEN", r.StartFEN)
 	}
 	add("Result", r.Result.String())
-	if r.Termination != engine.Ongoing {
+	if annotate && r.Termination != engine.Ongoing {
 		add("Termination", engine.Ruling{Game: r.Game, Status: r.Termination}.StatusName())
 	}
 	add("XqdbSource", fmt.Sprintf("%s#%d", r.Source.File, r.Source.Index))
 	w.WriteTags(tags)
 	writeMainLine(w, r.Game, r.StartFEN, r.Moves, func(i int, pos engine.Position, m engine.Move) {
 		w.Word(pos.FormatMove(m, n))
+		if !annotate {
+			return
+		}
 		for _, ru := range r.Rulings {
 			if ru.Ply == i+1 {
 				w.Comment("xqdb: " + rulingText(ru))
@@ -174,6 +191,20 @@ func writeMainLine(w *pgn.Writer, g engine.Game, fen string, moves []engine.Move
 	}
 }
 
+// pgnDate writes a stored date as the PGN standard does (§8.1.1.3):
+// "1996.04.17", "1996.??.??", "????.??.??" when nothing is known. A date
+// that cannot be read without a guess ("97-11-19", "12月25日": no
+// four-digit year) is written as it was, so that nothing is lost.
+func pgnDate(v string) string {
+	if d := index.ParseDate(v); d != 0 {
+		return index.FormatDate(d)
+	}
+	if strings.ContainsAny(v, "123456789") {
+		return v
+	}
+	return "????.??.??" // "", "0000-00-00", "?", "&nbsp;"
+}
+
 // rulingText describes a stored ruling in a game's movetext.
 func rulingText(ru engine.Ruling) string {
 	s := ru.StatusName() + " " + ru.Result.String()
@@ -198,18 +229,30 @@ var exportCommand = &cli.Command{
 	Usage:     "write the games that reached a position and/or match a query as PGN",
 	ArgsUsage: " ",
 	Description: `Writes every game that games would list (all of them by default) to -o as
-UTF-8 PGN, oldest first, moves in --notation.
+UTF-8 PGN, oldest first, moves in --notation. The games are written as
+they were imported: their tags (dates in the standard's form, YYYY.MM.DD),
+their moves, the source they came from (XqdbSource); --annotate adds xqdb's
+rulings. A summary line goes to stderr: "exported N games to F".
 
 Example:
    xqdb export --moves "h2e2 h9g7" --query 'date:>="2000"' -o central-cannon.pgn`,
 	Flags: append(append([]cli.Flag{dbFlag}, positionFlags...),
 		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the moves written (and of --moves)"},
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output PGN file (default: standard output)"},
+		annotateFlag,
 		jsonFlag),
 	Action: runExport,
 }
 
+// exportSummary is the --json output of export.
+type exportSummary struct {
+	Games   int     `json:"games"`
+	Out     string  `json:"out"` // the -o file, or "standard output"
+	Seconds float64 `json:"seconds"`
+}
+
 func runExport(c *cli.Context) error {
+	start := time.Now()
 	req, err := listRequest(c)
 	if err != nil {
 		return err
@@ -243,11 +286,21 @@ func runExport(c *cli.Context) error {
 			return err
 		}
 	}
-	if err := commitAll(writeStoredGames(dst, list.Games, notation), f); err != nil {
+	if err := commitAll(writeStoredGames(dst, list.Games, notation, c.Bool("annotate")), f); err != nil {
 		return err
 	}
-	if c.Bool("json") && c.String("out") != "" {
-		return writeJSON(c.App.Writer, map[string]int{"games": len(list.Games)})
+	sum := exportSummary{Games: len(list.Games), Out: c.String("out"), Seconds: time.Since(start).Seconds()}
+	if f == nil {
+		sum.Out = "standard output"
 	}
+	if c.Bool("json") {
+		// Standard output holds the games when there is no -o.
+		w := c.App.Writer
+		if f == nil {
+			w = c.App.ErrWriter
+		}
+		return writeJSON(w, sum)
+	}
+	fmt.Fprintf(c.App.ErrWriter, "exported %d games to %s\n", sum.Games, sum.Out)
 	return nil
 }
