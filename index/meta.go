@@ -156,6 +156,10 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache
 		addKeyword("ruling", ru.StatusName())
 	}
 	addKeyword("source", r.Source.File)
+	if r.Opening != "" {
+		addKeyword("opening", r.Opening)
+		addText("opening_name", r.OpeningName)
+	}
 	for _, t := range r.Tags {
 		name := cache.toLower(t.Name)
 		if skipTags[name] {
@@ -164,6 +168,9 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache
 		field, known := metaFieldNames[name]
 		if !known {
 			field = name
+		}
+		if r.Opening != "" && (field == "opening" || field == "opening_name") {
+			continue // the classification replaces the tags (issue 15)
 		}
 		switch field {
 		case "round", "opening":

@@ -37,6 +37,13 @@ type Record struct {
 	// loser), the violations users query; Termination is the status of the
 	// one at the last ply, if any.
 	Rulings []engine.Ruling
+	// Opening and OpeningName are the ECO (chess) or ECCO (Xiangqi) code
+	// and name query/opening gives the moves, when the importer set them.
+	// The metadata index takes them for opening and opening_name instead
+	// of the record's ECO, ECCO, Opening and Variation tags, which the
+	// record keeps as written. They are not part of the record's bytes:
+	// the moves give them again.
+	Opening, OpeningName string
 }
 
 // Tag returns the value of the first tag named name (case-insensitive).

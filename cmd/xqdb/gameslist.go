@@ -8,6 +8,7 @@ import (
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/index"
 	"github.com/xqdb/xqdb/query"
+	"github.com/xqdb/xqdb/query/opening"
 )
 
 var gamesCommand = &cli.Command{
@@ -67,6 +68,9 @@ type gameLineJSON struct {
 	// Termination is how the record ends by the rules ("checkmate",
 	// "perpetual_chase", …; "ongoing" when no rule decides it).
 	Termination string `json:"termination"`
+	// Opening is the game's ECO or ECCO code and OpeningName its name, as
+	// query/opening classifies its moves (what the metadata index holds).
+	OpeningName string `json:"opening_name"`
 }
 
 // listRequest reads what games and export select: the position of --fen
@@ -123,7 +127,7 @@ func runGames(c *cli.Context) error {
 		if l.Ply >= 0 {
 			ply = fmt.Sprintf(" (ply %d)", l.Ply)
 		}
-		fmt.Fprintf(w, "%7d  %-10s %-7s %s – %s, %s %s%s\n", l.ID, l.Date, l.Result, l.White, l.Black, l.Event, l.Opening, ply)
+		fmt.Fprintf(w, "%7d  %-10s %-7s %s – %s, %s %s %s%s\n", l.ID, l.Date, l.Result, l.White, l.Black, l.Event, l.Opening, l.OpeningName, ply)
 	}
 	return nil
 }
@@ -135,11 +139,8 @@ func gameLine(row query.GameRow) gameLineJSON {
 	if r.Game == engine.Xiangqi && white == "" {
 		white = r.Tag("Red")
 	}
-	opening := r.Tag("ECO")
-	if opening == "" {
-		opening = r.Tag("ECCO")
-	}
-	return gameLineJSON{ID: r.ID, Game: r.Game.String(), White: white, Black: r.Tag("Black"), Event: r.Tag("Event"),
-		Date: index.FormatDate(row.Attrs.Date), Result: r.Result.String(), Ply: row.Ply, Opening: opening,
+	op, _ := opening.ClassifyMoves(r.Game, r.StartFEN, r.Moves)
+	return gameLineJSON{OpeningName: op.FullName(), ID: r.ID, Game: r.Game.String(), White: white, Black: r.Tag("Black"), Event: r.Tag("Event"),
+		Date: index.FormatDate(row.Attrs.Date), Result: r.Result.String(), Ply: row.Ply, Opening: op.Code,
 		Termination: engine.Ruling{Game: r.Game, Status: r.Termination}.StatusName()}
 }

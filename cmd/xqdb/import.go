@@ -14,6 +14,7 @@ import (
 
 	"github.com/xqdb/xqdb/importer"
 	"github.com/xqdb/xqdb/index"
+	"github.com/xqdb/xqdb/query/opening"
 	"github.com/xqdb/xqdb/replay"
 )
 
@@ -26,7 +27,10 @@ var importCommand = &cli.Command{
 	ArgsUsage: "PATH...",
 	Description: `Reads and validates games exactly as clean does, and stores every valid
 game: its record, its positions (for tree and games) and a metadata document
-(for --query). A game already in the database (same start, same moves) is
+(for --query). Each game is classified as it is stored: opening is its ECO
+(chess) or ECCO (Xiangqi) code and opening_name the opening's name, in place
+of the game's own ECO, ECCO, Opening and Variation tags, which the record
+keeps (show and export write them). A game already in the database (same start, same moves) is
 not stored twice, so importing a file again adds nothing. Later imports add
 to the database.
 
@@ -181,8 +185,10 @@ func indexGame(rec *importer.Record, g *replay.Game) *index.Game {
 		}
 		tags = append(tags, index.Tag{Name: t.Name, Value: t.Value})
 	}
+	op, _ := opening.Classify(g.Game, g.StartFEN, g.Moves, g.Keys)
 	return &index.Game{
 		Record: index.Record{
+			Opening: op.Code, OpeningName: op.FullName(),
 			Game: g.Game, StartFEN: g.StartFEN, Moves: g.Moves, Ranks: g.Ranks, Result: g.Result, Termination: g.Termination.Status, Tags: tags,
 			Rulings: g.Rulings,
 			Source:  index.Source{File: rec.Source.File, Index: rec.Source.Game, Offset: rec.Source.Offset},

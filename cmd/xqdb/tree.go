@@ -96,14 +96,18 @@ Example:
 
 // treeJSON is the JSON of xqdb tree.
 type treeJSON struct {
-	FEN       string         `json:"fen"`
-	Key       string         `json:"key"`
-	Games     int            `json:"games"`
-	White     int            `json:"white"`
-	Draws     int            `json:"draws"`
-	Black     int            `json:"black"`
-	EndedHere int            `json:"ended_here"`
-	Moves     []treeMoveJSON `json:"moves"`
+	FEN string `json:"fen"`
+	Key string `json:"key"`
+	// Opening and OpeningName name the position's opening (query/opening):
+	// left out when nothing names it.
+	Opening     string         `json:"opening,omitempty"`
+	OpeningName string         `json:"opening_name,omitempty"`
+	Games       int            `json:"games"`
+	White       int            `json:"white"`
+	Draws       int            `json:"draws"`
+	Black       int            `json:"black"`
+	EndedHere   int            `json:"ended_here"`
+	Moves       []treeMoveJSON `json:"moves"`
 }
 
 type treeMoveJSON struct {
@@ -148,12 +152,19 @@ func runTree(c *cli.Context) error {
 		return err
 	}
 	out := treeOutput(pos, t, n, c.Int("limit"))
+	if o, ok := pathOpening(g, c.String("fen"), c.String("moves")); ok {
+		out.Opening, out.OpeningName = o.Code, o.FullName()
+	}
 	if c.Bool("json") {
 		return writeJSON(c.App.Writer, out)
 	}
 	w := c.App.Writer
 	first := engine.First.Name(g)
-	fmt.Fprintf(w, "%s\n%d games: %s %s, draws %s, black %s", out.FEN, out.Games, first, pct(out.White, out.Games), pct(out.Draws, out.Games), pct(out.Black, out.Games))
+	fmt.Fprintf(w, "%s\n", out.FEN)
+	if out.Opening != "" {
+		fmt.Fprintf(w, "opening %s %s\n", out.Opening, out.OpeningName)
+	}
+	fmt.Fprintf(w, "%d games: %s %s, draws %s, black %s", out.Games, first, pct(out.White, out.Games), pct(out.Draws, out.Games), pct(out.Black, out.Games))
 	if out.EndedHere > 0 {
 		fmt.Fprintf(w, "; %d ended here", out.EndedHere)
 	}
