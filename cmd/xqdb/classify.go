@@ -95,13 +95,16 @@ func runClassify(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := checkOutputs(c.Args().Slice(), files, c.String("out")); err != nil {
+		return err
+	}
 	var w io.Writer = c.App.Writer
-	if name := c.String("out"); name != "" {
-		f, err := createOutput(name)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
+	f, err := createOutput(c.String("out"))
+	if err != nil {
+		return err
+	}
+	if f != nil {
+		defer f.abort()
 		w = f
 	}
 	asJSON := c.Bool("json")
@@ -155,7 +158,7 @@ func runClassify(c *cli.Context) error {
 		}
 		return nil
 	})
-	if err = firstError(err, out.Flush); err != nil {
+	if err = commitAll(firstError(err, out.Flush), f); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.App.ErrWriter, "classified %d of %d games (%d not replayed)\n", classified, games, rejected)

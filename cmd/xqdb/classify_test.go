@@ -260,3 +260,16 @@ func TestImportStoresOpening(t *testing.T) {
 		}
 	}
 }
+
+func TestClassifyRefusesToOverwriteItsInput(t *testing.T) {
+	in := filepath.Join(t.TempDir(), "in.pgn")
+	if err := os.WriteFile(in, []byte(classifyInput), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, _ := runCLI(t, "classify", "-o", in, in); code != exitUsage {
+		t.Errorf("exit %d, want %d", code, exitUsage)
+	}
+	if b, _ := os.ReadFile(in); string(b) != classifyInput {
+		t.Error("the input changed")
+	}
+}
