@@ -32,7 +32,7 @@ replays every game move by move, and sorts them:
   --report    one JSON line per rejected or duplicate game:
               {"file","game","offset","line","ply","move","kind","reason"}
               kind: parse, read (the file ends early: a truncated or
-              corrupt archive; the game cut off is named), illegal,
+              corrupt archive or XQF file; the game cut off is named), illegal,
               ambiguous, bad_fen, empty, after_end
               (moves after mate or stalemate), duplicate (with
               "duplicate_of"), result_mismatch (the Result tag contradicts

@@ -205,3 +205,27 @@ func TestCleanReportsTruncatedArchive(t *testing.T) {
 		t.Errorf("%d games counted, want the %d before the cut, the cut one and the 1,425 of the next file", sum.Games, reads[0].Game-1)
 	}
 }
+
+// A truncated XQF file is reported as kind "read" naming its game and the
+// offset where the file ends, not stored as a shorter game.
+func TestCleanReportsTruncatedXQF(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(enginetest.RepoRoot(), "importer", "testdata", "xqf", "test1.xqf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cut, rep := filepath.Join(dir, "cut.xqf"), filepath.Join(dir, "r.jsonl")
+	if err := os.WriteFile(cut, data[:len(data)-10], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "clean", "--report", rep, "--json", cut)
+	var sum cleanSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || code != exitOK {
+		t.Fatalf("exit %d: %s %v", code, stderr, err)
+	}
+	lines := readReport(t, rep)
+	if sum.Valid != 0 || len(lines) != 1 || lines[0].Kind != "read" || lines[0].Game != 1 || lines[0].Offset != int64(len(data)-10) ||
+		!strings.Contains(lines[0].Reason, "cut off") {
+		t.Fatalf("%d valid, report %+v; want no game and one read error at offset %d", sum.Valid, lines, len(data)-10)
+	}
+}

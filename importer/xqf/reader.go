@@ -12,6 +12,7 @@
 package xqf
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -43,8 +44,9 @@ type Reader struct {
 func NewReader(r io.Reader, name string) *Reader { return &Reader{src: r, name: name} }
 
 // Next returns the file's record, then io.EOF. A *ParseError with a
-// non-nil record means the file was read up to a defect (truncated tree,
-// square off the board); with a nil record, nothing usable was found.
+// non-nil record means the file was read up to a defect (a square off the
+// board); with a nil record, nothing usable was found. A file cut short
+// gives a *record.ReadError and no record (see Parse).
 func (r *Reader) Next() (*record.Record, error) {
 	if r.done {
 		return nil, io.EOF
@@ -69,7 +71,11 @@ func (r *Reader) Next() (*record.Record, error) {
 }
 
 // Parse reads one XQF file held in data into a new record; its Raw is
-// data itself.
+// data itself. A file that ends before its header or its move tree does
+// (a broken download or copy) gives a *record.ReadError wrapping
+// record.ErrTruncated, Cut, at the offset where the data ends, and no
+// record: the moves read up to there would make a shorter game that keeps
+// the header's result, a game that was never played.
 func Parse(data []byte, name string) (*record.Record, error) {
 	var p parser
 	return p.parse(data, record.Source{File: name, Game: 1}, &record.Record{}, false)
@@ -92,8 +98,12 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 	if len(data) < 2 || data[0] != 'X' || data[1] != 'Q' {
 		return fail(fmt.Errorf("xqf: %w: file does not start with \"XQ\"", record.ErrBadMagic))
 	}
+	cut := func(err error) (*record.Record, error) {
+		src.Offset = int64(len(data))
+		return nil, &record.ReadError{Source: src, Cut: true, Err: err}
+	}
 	if len(data) < headerSize {
-		return fail(fmt.Errorf("xqf: %w: header is %d of %d bytes", record.ErrTruncated, len(data), headerSize))
+		return cut(fmt.Errorf("xqf: %w: header is %d of %d bytes", record.ErrTruncated, len(data), headerSize))
 	}
 	h := data[:headerSize]
 	version := h[offVersion]
@@ -113,6 +123,9 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 	}
 	var treeErr error
 	p.nodes, treeErr = readTree(p.area, version, &k, p.nodes[:0])
+	if errors.Is(treeErr, record.ErrTruncated) {
+		return cut(treeErr)
+	}
 
 	rec.Reset()
 	rec.Source = src

@@ -228,19 +228,11 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"empty", nil, record.ErrBadMagic, false, 0},
 		{"bad magic", append([]byte("PK"), good[2:]...), record.ErrBadMagic, false, 0},
-		{"short header", good[:100], record.ErrTruncated, false, 0},
-		{"header only", good[:0x400], record.ErrTruncated, true, 0},
-		{"cut inside the tree", good[:len(good)-3], record.ErrTruncated, true, 1},
 		{"square off the board", func() []byte {
 			d := encode(10, startSquares, "", line("h2e2", "h9g7"), 1)
 			d[0x400+8+8] = 0x18 + 95 // second move's source
 			return d
 		}(), record.ErrBadSquare, true, 1},
-		{"comment longer than the file", func() []byte {
-			d := encode(10, startSquares, "", line("h2e2"), 1)
-			binary.LittleEndian.PutUint32(d[0x400+4:], 1<<30)
-			return d
-		}(), record.ErrTruncated, true, 0},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -254,6 +246,45 @@ func TestParseErrors(t *testing.T) {
 			}
 			if rec != nil && len(rec.Moves) != tt.wantMoves {
 				t.Errorf("%d moves, want %d", len(rec.Moves), tt.wantMoves)
+			}
+		})
+	}
+}
+
+// A file cut short is not a shorter game (which would keep the header's
+// result): like a truncated .gz, it is a ReadError that names the game
+// cut off and where the file ends, and no record.
+func TestTruncatedFileIsReadError(t *testing.T) {
+	good := encode(18, startSquares, "c", line("h2e2", "h9g7"), 1)
+	tests := []struct {
+		name string
+		data []byte
+	}{
+		{"short header", good[:100]},
+		{"header only", good[:0x400]},
+		{"cut inside the tree", good[:len(good)-3]},
+		{"cut before the last move", good[:len(good)-4]},
+		{"comment longer than the file", func() []byte {
+			d := encode(10, startSquares, "", line("h2e2"), 1)
+			binary.LittleEndian.PutUint32(d[0x400+4:], 1<<30)
+			return d
+		}()},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec, err := xqf.Parse(tt.data, "cut.xqf")
+			var re *record.ReadError
+			if !errors.As(err, &re) || !errors.Is(err, record.ErrTruncated) {
+				t.Fatalf("err = %v, want a ReadError wrapping ErrTruncated", err)
+			}
+			if rec != nil {
+				t.Errorf("a record of %d moves, want none", len(rec.Moves))
+			}
+			if !re.Cut || re.Source.File != "cut.xqf" || re.Source.Game != 1 || re.Source.Offset != int64(len(tt.data)) {
+				t.Errorf("%+v, want game 1 of cut.xqf cut off at offset %d", re, len(tt.data))
+			}
+			if !strings.HasPrefix(err.Error(), "cut.xqf: game 1 is cut off: xqf: truncated") {
+				t.Errorf("message %q", err)
 			}
 		})
 	}
