@@ -13,6 +13,7 @@ import (
 
 	"github.com/xqdb/xqdb/importer/dhtmlxq"
 	"github.com/xqdb/xqdb/importer/pgn"
+	"github.com/xqdb/xqdb/importer/textenc"
 	"github.com/xqdb/xqdb/importer/xqf"
 )
 
@@ -52,6 +53,9 @@ type Reader struct {
 	// MainLineOnly tells the readers that only the main line's moves,
 	// its result and the tags are wanted (see pgn.Reader.MainLineOnly).
 	MainLineOnly bool
+	// Encoding, when not textenc.Auto, is the encoding every record is
+	// decoded from, whatever detection (or, for XQF, the format) says.
+	Encoding textenc.Encoding
 	// Format is the detected format, set by the first call to Next.
 	Format string
 
@@ -167,11 +171,11 @@ func (r *Reader) use(format string, rr recordReader) {
 	r.r = rr
 	switch x := rr.(type) {
 	case *pgn.Reader:
-		r.configure = func() { x.ReuseRecord, x.MainLineOnly = r.ReuseRecord, r.MainLineOnly }
+		r.configure = func() { x.ReuseRecord, x.MainLineOnly, x.Encoding = r.ReuseRecord, r.MainLineOnly, r.Encoding }
 	case *xqf.Reader:
-		r.configure = func() { x.ReuseRecord = r.ReuseRecord }
+		r.configure = func() { x.ReuseRecord, x.Encoding = r.ReuseRecord, r.Encoding }
 	case *dhtmlxq.Reader:
-		r.configure = func() { x.ReuseRecord = r.ReuseRecord }
+		r.configure = func() { x.ReuseRecord, x.Encoding = r.ReuseRecord, r.Encoding }
 	default:
 		r.configure = func() {}
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/importer"
 	"github.com/xqdb/xqdb/importer/pgn"
+	"github.com/xqdb/xqdb/importer/textenc"
 	"github.com/xqdb/xqdb/replay"
 )
 
@@ -23,7 +24,9 @@ var cleanCommand = &cli.Command{
 	Usage:     "replay every game of archives through the rules; keep the legal ones, report the rest",
 	ArgsUsage: "PATH...",
 	Description: `Reads PGN, XQF and DhtmlXQ files (folders are searched recursively; .gz is
-read transparently; GBK, Big5 and legacy Latin encodings are converted),
+read transparently; GBK, Big5 and legacy Latin encodings are detected and
+converted, XQF text is GBK as its format says; --encoding names the encoding
+of files that are not what detection thinks),
 replays every game move by move, and sorts them:
 
   --out       valid games, as UTF-8 PGN, in their own notation (or --notation)
@@ -56,6 +59,7 @@ Example:
 		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "read moves in this notation, and write --out in it"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
 		&cli.BoolFlag{Name: "strict", Usage: "exit 1 when any game was rejected"},
+		encodingFlag,
 		strictResultsFlag,
 		jsonFlag,
 	}, rulesFlags...),
@@ -97,6 +101,20 @@ type gameRef struct {
 	ID   uint32 `json:"id,omitempty"`
 }
 
+// encodingFlag is how clean, convert and import are told the encoding of
+// files that are not what detection thinks.
+var encodingFlag = &cli.StringFlag{Name: "encoding", Value: "auto",
+	Usage: "decode every record from this encoding (" + textenc.Choices + "); auto detects it per record (XQF: GBK, its format's)"}
+
+// readEncoding reads --encoding; an unknown name is a usage error.
+func readEncoding(c *cli.Context) (textenc.Encoding, error) {
+	e, err := textenc.Parse(c.String("encoding"))
+	if err != nil {
+		return 0, usageError{err}
+	}
+	return e, nil
+}
+
 // readFlags reads the flags clean, convert and import share.
 func readGameNotation(c *cli.Context) (engine.Game, engine.Notation, error) {
 	var g engine.Game
@@ -133,6 +151,10 @@ func runClean(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	enc, err := readEncoding(c)
+	if err != nil {
+		return err
+	}
 	files, err := inputFiles(c)
 	if err != nil {
 		return err
@@ -166,7 +188,7 @@ func runClean(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress,
+	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, encoding: enc,
 		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results")}}
 	if out != nil {
 		p.work = func(it *item) { // format valid games on the workers

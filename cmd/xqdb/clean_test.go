@@ -229,3 +229,54 @@ func TestCleanReportsTruncatedXQF(t *testing.T) {
 		t.Fatalf("%d valid, report %+v; want no game and one read error at offset %d", sum.Valid, lines, len(data)-10)
 	}
 }
+
+// --encoding decodes files that are not what detection thinks (a GBK
+// name that is valid UTF-8); clean, convert and import take it, and an
+// unknown name is a usage error.
+func TestEncodingFlag(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.pgn")
+	// 谢小然 in GBK: D0BB D0A1 C8BB, also valid UTF-8 ("лСȻ").
+	game := "[Game \"Chinese Chess\"]\n[Red \"\xd0\xbb\xd0\xa1\xc8\xbb\"]\n[Black \"x\"]\n\n1. h2e2 h9g7 *\n"
+	if err := os.WriteFile(in, []byte(game), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		enc, want string
+	}{{"auto", "лСȻ"}, {"gbk", "谢小然"}, {"GB18030", "谢小然"}} {
+		out := filepath.Join(dir, tt.enc+".pgn")
+		if code, _, stderr := runCLI(t, "clean", "--encoding", tt.enc, "-o", out, in); code != exitOK {
+			t.Fatalf("clean --encoding %s: exit %d: %s", tt.enc, code, stderr)
+		}
+		got, err := os.ReadFile(out)
+		if err != nil || !strings.Contains(string(got), "[Red \""+tt.want+"\"]") {
+			t.Errorf("clean --encoding %s wrote %q, want Red %q", tt.enc, got, tt.want)
+		}
+		conv := filepath.Join(dir, "conv-"+tt.enc+".pgn")
+		if code, _, stderr := runCLI(t, "convert", "--encoding", tt.enc, "-o", conv, in); code != exitOK {
+			t.Fatalf("convert --encoding %s: exit %d: %s", tt.enc, code, stderr)
+		}
+		if got, err := os.ReadFile(conv); err != nil || !strings.Contains(string(got), "[Red \""+tt.want+"\"]") {
+			t.Errorf("convert --encoding %s wrote %q, want Red %q", tt.enc, got, tt.want)
+		}
+	}
+	db := filepath.Join(dir, "db")
+	if code, _, stderr := runCLI(t, "import", "--db", db, "--encoding", "gbk", in); code != exitOK {
+		t.Fatalf("import --encoding gbk: exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := runCLI(t, "games", "--db", db, "--json", "--query", "red:谢小然"); code != exitOK || !strings.Contains(stdout, "谢小然") {
+		t.Errorf("games red:谢小然 after import --encoding gbk: exit %d: %s %s", code, stdout, stderr)
+	}
+	for _, cmd := range []string{"clean", "convert", "import"} {
+		args := []string{cmd, "--encoding", "ebcdic"}
+		if cmd == "convert" {
+			args = append(args, "-o", filepath.Join(dir, "x.pgn"))
+		}
+		if cmd == "import" {
+			args = append(args, "--db", filepath.Join(dir, "db2"))
+		}
+		if code, _, stderr := runCLI(t, append(args, in)...); code != exitUsage || !strings.Contains(stderr, "ebcdic") {
+			t.Errorf("%s --encoding ebcdic: exit %d (%s), want %d naming it", cmd, code, stderr, exitUsage)
+		}
+	}
+}

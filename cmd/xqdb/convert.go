@@ -31,6 +31,7 @@ Example:
 		&cli.StringFlag{Name: "from", Value: "auto", Usage: "notation to read the moves in"},
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output PGN file (required)"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
+		encodingFlag,
 		jsonFlag,
 	},
 	Action: runConvert,
@@ -49,6 +50,10 @@ func runConvert(c *cli.Context) error {
 	if c.String("out") == "" {
 		return usagef("convert: -o OUT.pgn is required")
 	}
+	enc, err := readEncoding(c)
+	if err != nil {
+		return err
+	}
 	files, err := inputFiles(c)
 	if err != nil {
 		return err
@@ -63,7 +68,7 @@ func runConvert(c *cli.Context) error {
 	defer f.abort()
 	out := pgn.NewWriter(f)
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "convert")
-	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: from}, progress: progress,
+	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: from}, progress: progress, encoding: enc,
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {
 				wn := n

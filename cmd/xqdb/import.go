@@ -47,6 +47,7 @@ Example:
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
 		&cli.StringFlag{Name: "report", Usage: "write a JSON line per rejected or duplicate game here"},
 		&cli.IntFlag{Name: "run-games", Value: 50_000, Usage: "games buffered before each write (memory vs speed)"},
+		encodingFlag,
 		strictResultsFlag,
 		jsonFlag,
 	}, rulesFlags...),
@@ -82,6 +83,10 @@ func runImport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	enc, err := readEncoding(c)
+	if err != nil {
+		return err
+	}
 	files, err := inputFiles(c)
 	if err != nil {
 		return err
@@ -114,7 +119,7 @@ func runImport(c *cli.Context) error {
 	}
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "import")
 	var sum importSummary
-	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, markRepeats: true, mainLineOnly: true,
+	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, markRepeats: true, mainLineOnly: true, encoding: enc,
 		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results"), Ranks: true},
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {

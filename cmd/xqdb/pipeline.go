@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/xqdb/xqdb/importer"
+	"github.com/xqdb/xqdb/importer/textenc"
 	"github.com/xqdb/xqdb/index"
 	"github.com/xqdb/xqdb/replay"
 )
@@ -83,6 +84,9 @@ type pipeline struct {
 	// mainLineOnly has the readers keep only the main line (import: the
 	// database stores no comments or variations).
 	mainLineOnly bool
+	// encoding, when not Auto, is --encoding: every record is decoded
+	// from it.
+	encoding textenc.Encoding
 }
 
 // process replays an item and runs work on it, as a worker does.
@@ -183,7 +187,7 @@ func (p *pipeline) read(ctx context.Context, pool, work chan *item) error {
 			}
 			continue
 		}
-		r.ReuseRecord, r.MainLineOnly = true, p.mainLineOnly
+		r.ReuseRecord, r.MainLineOnly, r.Encoding = true, p.mainLineOnly, p.encoding
 		for {
 			rec, err := r.Next()
 			if err == io.EOF {

@@ -35,6 +35,9 @@ type Reader struct {
 	// ReuseRecord makes Next return the reader's own *Record, valid
 	// until the next call.
 	ReuseRecord bool
+	// Encoding, when not textenc.Auto, is the page's encoding, whatever
+	// detection would say.
+	Encoding textenc.Encoding
 
 	src    io.Reader
 	name   string
@@ -68,7 +71,10 @@ func (r *Reader) Next() (*record.Record, error) {
 				Err: fmt.Errorf("dhtmlxq: %w (limit %d bytes)", record.ErrRecordTooLarge, MaxFileSize)}
 		}
 		r.data = data
-		r.enc = textenc.Detect(data, textenc.GBK)
+		r.enc = r.Encoding
+		if r.enc == textenc.Auto {
+			r.enc = textenc.Detect(data, textenc.GBK)
+		}
 		r.blocks = findBlocks(data)
 		r.lines = newLineIndex(data)
 	}

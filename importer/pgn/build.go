@@ -49,7 +49,9 @@ func (r *Reader) sniff() {
 	if len(prefix) > sniffSize {
 		prefix = prefix[:sniffSize]
 	}
-	if !textenc.ValidUTF8Prefix(prefix) {
+	if r.Encoding != textenc.Auto {
+		r.dbcs, r.prior = r.Encoding.IsDBCS(), r.Encoding
+	} else if !textenc.ValidUTF8Prefix(prefix) {
 		if e := textenc.Detect(prefix, textenc.UTF8); e.IsDBCS() {
 			r.dbcs = true
 			r.prior = e
@@ -113,7 +115,9 @@ func (r *Reader) finish() (*record.Record, error) {
 	rec.Format = "pgn"
 
 	enc := textenc.UTF8
-	if hasHigh(raw) && !utf8.Valid(raw) {
+	if r.Encoding != textenc.Auto {
+		enc = r.Encoding
+	} else if hasHigh(raw) && !utf8.Valid(raw) {
 		enc = textenc.Detect(raw, r.prior)
 		if enc.IsDBCS() {
 			r.prior = enc

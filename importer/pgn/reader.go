@@ -58,6 +58,10 @@ type Reader struct {
 	// record.DefaultMaxRecordSize); a larger record is skipped with
 	// ErrRecordTooLarge.
 	MaxRecordSize int
+	// Encoding, when not textenc.Auto, is the encoding of every record,
+	// whatever detection would say: for files that are not what they
+	// seem (a GBK name that is valid UTF-8, a Latin file read as GBK).
+	Encoding textenc.Encoding
 
 	src  io.Reader
 	name string

@@ -17,6 +17,8 @@
 package textenc
 
 import (
+	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"golang.org/x/text/encoding/charmap"
@@ -26,8 +28,11 @@ import (
 type Encoding uint8
 
 const (
+	// Auto, the zero value, is no encoding: readers given it detect the
+	// encoding of each record (Detect); given another, they use that one.
+	Auto Encoding = iota
 	// UTF8 is UTF-8 (ASCII included).
-	UTF8 Encoding = iota
+	UTF8
 	// GBK is GBK/GB2312, decoded as its superset GB18030.
 	GBK
 	// Big5 is Big5/CP950 (with the HKSCS extensions x/text knows).
@@ -42,7 +47,7 @@ const (
 )
 
 var names = [...]string{
-	UTF8: "utf-8", GBK: "gbk", Big5: "big5", Windows1252: "windows-1252",
+	Auto: "auto", UTF8: "utf-8", GBK: "gbk", Big5: "big5", Windows1252: "windows-1252",
 	CP437: "cp437", UTF8Mixed: "utf-8+windows-1252",
 }
 
@@ -53,6 +58,35 @@ func (e Encoding) String() string {
 	}
 	return "unknown"
 }
+
+// aliases are the names Parse accepts besides those String returns.
+var aliases = map[string]Encoding{
+	"utf8": UTF8, "ascii": UTF8,
+	"gb2312": GBK, "gb18030": GBK, "cp936": GBK,
+	"cp950": Big5, "big-5": Big5,
+	"latin1": Windows1252, "latin-1": Windows1252, "iso-8859-1": Windows1252, "cp1252": Windows1252,
+	"ibm437": CP437,
+}
+
+// Parse returns the encoding a user named (case-insensitive): auto,
+// utf-8, gbk (gb2312, gb18030), big5, latin1 (iso-8859-1, cp1252,
+// windows-1252), cp437. Latin-1 is read as cp1252, which agrees with it
+// on every printable character.
+func Parse(name string) (Encoding, error) {
+	n := strings.ToLower(strings.TrimSpace(name))
+	for e, s := range names {
+		if s == n && Encoding(e) != UTF8Mixed {
+			return Encoding(e), nil
+		}
+	}
+	if e, ok := aliases[n]; ok {
+		return e, nil
+	}
+	return Auto, fmt.Errorf("textenc: unknown encoding %q (want %s)", name, Choices)
+}
+
+// Choices lists the names Parse accepts, for help texts.
+const Choices = "auto, utf-8, gbk, big5, latin1, cp1252, cp437"
 
 // IsDBCS reports whether e is a double-byte encoding whose second bytes
 // may be ASCII punctuation ("{", "}", "[", "\"): readers must pair bytes
@@ -94,7 +128,7 @@ func (e Encoding) AppendUTF8(dst, src []byte) []byte {
 		}
 		return dst
 	}
-	return append(dst, src...)
+	return append(dst, src...) // Auto: as is
 }
 
 func appendCharmap(dst, src []byte, cm *charmap.Charmap) []byte {

@@ -128,3 +128,38 @@ func FuzzDetect(f *testing.F) {
 		}
 	})
 }
+
+// TestParse: the names a user may give --encoding, and the zero value.
+func TestParse(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    textenc.Encoding
+		wantErr bool
+	}{
+		{"auto", textenc.Auto, false},
+		{"", textenc.Auto, true},
+		{"UTF-8", textenc.UTF8, false},
+		{"utf8", textenc.UTF8, false},
+		{"gbk", textenc.GBK, false},
+		{"GB18030", textenc.GBK, false},
+		{"gb2312", textenc.GBK, false},
+		{"big5", textenc.Big5, false},
+		{"latin1", textenc.Windows1252, false},
+		{"iso-8859-1", textenc.Windows1252, false},
+		{"cp1252", textenc.Windows1252, false},
+		{"windows-1252", textenc.Windows1252, false},
+		{"cp437", textenc.CP437, false},
+		{"utf-8+windows-1252", textenc.Auto, true}, // a detection result, not a choice
+		{"ebcdic", textenc.Auto, true},
+	}
+	for _, tt := range tests {
+		got, err := textenc.Parse(tt.in)
+		if got != tt.want || (err != nil) != tt.wantErr {
+			t.Errorf("Parse(%q) = %v, %v; want %v, error %v", tt.in, got, err, tt.want, tt.wantErr)
+		}
+	}
+	var zero textenc.Encoding
+	if zero != textenc.Auto || zero.String() != "auto" {
+		t.Errorf("zero value %v, want auto", zero)
+	}
+}

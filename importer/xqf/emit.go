@@ -15,14 +15,16 @@ func (p *parser) headerTags(h []byte) {
 	p.addTag("Game", []byte("Chinese Chess"), textenc.UTF8)
 	for _, f := range textFields {
 		n := int(h[f.off])
-		if n > f.max {
-			n = f.max
+		v := h[f.off+1 : f.off+1+min(n, f.max)]
+		if p.enc.IsDBCS() {
+			// XQStudio cuts text longer than a field at the field's size,
+			// inside a character when it falls so: drop the half character.
+			v = wholeChars(v)
 		}
-		v := h[f.off+1 : f.off+1+n]
 		if f.tag == "Title" && n == 0 {
 			continue
 		}
-		p.addTag(f.tag, v, p.detect(v))
+		p.addTag(f.tag, v, p.enc)
 	}
 	res := "*"
 	if r := h[offResult]; int(r) < len(results) {
@@ -35,22 +37,21 @@ func (p *parser) headerTags(h []byte) {
 	}
 }
 
-// detect returns the encoding of header or comment text: GBK unless the
-// bytes say otherwise (NOTATIONS §7: header strings are GBK).
-func (p *parser) detect(b []byte) textenc.Encoding {
-	for _, c := range b {
-		if c >= 0x80 {
-			e := textenc.Detect(b, textenc.GBK)
-			if e == textenc.Windows1252 || e == textenc.CP437 {
-				e = textenc.GBK // a short GBK name can look Latin
+// wholeChars drops a double-byte character's lead byte left alone at the
+// end of v.
+func wholeChars(v []byte) []byte {
+	for i := 0; i < len(v); i++ {
+		if v[i] == 0 {
+			return v[:i]
+		}
+		if textenc.IsLead(v[i]) {
+			if i+1 == len(v) {
+				return v[:i]
 			}
-			if p.enc == textenc.UTF8 {
-				p.enc = e
-			}
-			return e
+			i++
 		}
 	}
-	return textenc.UTF8
+	return v
 }
 
 // addTag appends a tag whose value is v in encoding e. Values stop at a
@@ -128,7 +129,7 @@ func (p *parser) comment(rec *record.Record, n *node, depth int) {
 		return
 	}
 	start := len(p.text)
-	p.text = p.detect(c).AppendUTF8(p.text, c)
+	p.text = p.enc.AppendUTF8(p.text, c)
 	rec.Elements = append(rec.Elements, p.token(record.Comment, depth, headerSize+int64(n.cmt0), start))
 	p.text = append(p.text, ' ')
 }

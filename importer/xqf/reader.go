@@ -31,6 +31,10 @@ type Reader struct {
 	// ReuseRecord makes Next return the reader's own *Record, valid
 	// until the next call.
 	ReuseRecord bool
+	// Encoding, when not textenc.Auto, is the encoding of the header
+	// strings and comments instead of GBK, the format's (NOTATIONS §7):
+	// for files written by a tool that did not follow it.
+	Encoding textenc.Encoding
 
 	src  io.Reader
 	name string
@@ -67,6 +71,7 @@ func (r *Reader) Next() (*record.Record, error) {
 			r.rec = rec
 		}
 	}
+	r.p.force = r.Encoding
 	return r.p.parse(data, src, rec, r.ReuseRecord)
 }
 
@@ -87,8 +92,9 @@ type parser struct {
 	nodes []node
 	text  []byte
 	tags  record.TagBuilder
-	enc   textenc.Encoding
-	err   error // first defect found while emitting
+	force textenc.Encoding // the caller's choice, Auto for the format's
+	enc   textenc.Encoding // the text's encoding: force, or GBK
+	err   error            // first defect found while emitting
 }
 
 func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse bool) (*record.Record, error) {
@@ -132,7 +138,13 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 	rec.Format = "xqf"
 	rec.Game = engine.Xiangqi
 	rec.NotationHint = engine.ICCS
-	p.enc = textenc.UTF8
+	// Header strings and comments are GBK by format (NOTATIONS §7), not
+	// guessed: a short GBK name is often valid UTF-8 or looks like Big5
+	// (谢小然, D0BB D0A1 C8BB, read as UTF-8 is "лСȻ").
+	p.enc = textenc.GBK
+	if p.force != textenc.Auto {
+		p.enc = p.force
+	}
 
 	side := byte('w')
 	if len(p.nodes) > 1 && p.nodes[0].child > 0 {
@@ -154,11 +166,7 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 		treeErr = p.err
 	}
 
-	if p.enc == textenc.UTF8 {
-		rec.Encoding = textenc.GBK.String() // the format's encoding, though all text was ASCII
-	} else {
-		rec.Encoding = p.enc.String()
-	}
+	rec.Encoding = p.enc.String()
 	rec.Raw = data
 	rec.Text = p.text
 	if !reuse {

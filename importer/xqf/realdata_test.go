@@ -44,6 +44,7 @@ func TestWalkerArchive(t *testing.T) {
 	}
 	tr := tar.NewReader(xqtest.OpenShared(t, "xiangqi/walker8088-games/walker8088-cchess-games-2f4782f.tar.gz"))
 	versions, types, results := map[string]int{}, map[string]int{}, map[string]int{}
+	var names, chineseNames int
 	var files, withVariations, noMoves, plies, tokens int
 	for {
 		h, err := tr.Next()
@@ -83,6 +84,14 @@ func TestWalkerArchive(t *testing.T) {
 			}
 		}
 		plies += len(rec.Moves)
+		for _, tag := range []string{"Red", "Black"} {
+			if v := rec.Tag(tag); strings.ContainsFunc(v, func(r rune) bool { return r >= 0x80 }) {
+				names++
+				if xqtest.IsChineseName(v) {
+					chineseNames++
+				}
+			}
+		}
 		if got := strings.Join(strings.Fields(rec.FEN)[:2], " "); got != d.FEN {
 			t.Errorf("%s: FEN %q, oracle %q", h.Name, got, d.FEN)
 		}
@@ -115,6 +124,12 @@ func TestWalkerArchive(t *testing.T) {
 	}
 	if files != 26150 || withVariations != 3355 || noMoves != 52 {
 		t.Errorf("files %d, with variations %d, without moves %d; want 26,150, 3,355, 52", files, withVariations, noMoves)
+	}
+	// Player names are GBK by format. Guessing the encoding of each read
+	// 191 of them wrongly (as UTF-8 or Big5: 谢小然 became "лСȻ", 辽宁赵庆阁
+	// "賽譴梊ヰ跨"); one name holds a code GBK leaves undefined (AAA4).
+	if names != 32649 || chineseNames != 32648 {
+		t.Errorf("%d names with non-ASCII bytes, %d of them Chinese; want 32,649 and 32,648", names, chineseNames)
 	}
 	t.Logf("%d files, %d main-line plies, %d tokens matched the oracle", files, plies, tokens)
 }

@@ -1,14 +1,19 @@
 package xqf_test
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"strings"
 	"testing"
 
+	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/traditionalchinese"
+
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/importer/internal/board"
 	"github.com/xqdb/xqdb/importer/record"
+	"github.com/xqdb/xqdb/importer/textenc"
 	"github.com/xqdb/xqdb/importer/xqf"
 )
 
@@ -285,6 +290,58 @@ func TestTruncatedFileIsReadError(t *testing.T) {
 			}
 			if !strings.HasPrefix(err.Error(), "cut.xqf: game 1 is cut off: xqf: truncated") {
 				t.Errorf("message %q", err)
+			}
+		})
+	}
+}
+
+// TestTextIsGBK: header strings and comments are GBK by format (NOTATIONS
+// §7), not guessed: a short GBK name can be valid UTF-8 (谢小然 read as
+// UTF-8 is "лСȻ") or look like Big5 (辽宁赵庆阁 as "賽譴梊ヰ跨"), as 191
+// names of the walker8088 archive did. Reader.Encoding overrides the
+// format for files written otherwise.
+func TestTextIsGBK(t *testing.T) {
+	gbk := func(s string) []byte { b, _ := simplifiedchinese.GBK.NewEncoder().Bytes([]byte(s)); return b }
+	big5 := func(s string) []byte { b, _ := traditionalchinese.Big5.NewEncoder().Bytes([]byte(s)); return b }
+	tests := []struct {
+		name        string
+		force       textenc.Encoding
+		red         []byte
+		comment     []byte
+		wantRed     string
+		wantComment string
+		wantEnc     string
+	}{
+		{"GBK that is valid UTF-8", textenc.Auto, gbk("谢小然"), gbk("好棋"), "谢小然", "好棋", "gbk"},
+		{"GBK that looks like Big5", textenc.Auto, gbk("辽宁赵庆阁"), nil, "辽宁赵庆阁", "", "gbk"},
+		{"GBK that looks like UTF-8 with strays", textenc.Auto, gbk("农协郑乃东"), nil, "农协郑乃东", "", "gbk"},
+		{"a field cut inside a character", textenc.Auto, append(gbk("于幼华。黑方: "), 0xC2), nil, "于幼华。黑方: ", "", "gbk"},
+		{"ASCII", textenc.Auto, []byte("Red"), []byte("good"), "Red", "good", "gbk"},
+		{"--encoding big5", textenc.Big5, big5("呂欽"), big5("妙著"), "呂欽", "妙著", "big5"},
+		{"--encoding utf-8", textenc.UTF8, []byte("谢小然"), []byte("好棋"), "谢小然", "好棋", "utf-8"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := line("h2e2")
+			n.comment = string(tt.comment)
+			data := encode(18, startSquares, "", n, 1)
+			copy(data[0x130:0x140], make([]byte, 16))
+			data[0x130] = byte(len(tt.red))
+			copy(data[0x131:], tt.red)
+			r := xqf.NewReader(bytes.NewReader(data), "names.xqf")
+			r.Encoding = tt.force
+			rec, err := r.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var comment string
+			for _, e := range rec.Elements {
+				if e.Kind == record.Comment {
+					comment = string(rec.TokenText(e))
+				}
+			}
+			if rec.Tag("Red") != tt.wantRed || strings.TrimSpace(comment) != tt.wantComment || rec.Encoding != tt.wantEnc {
+				t.Errorf("Red %q, comment %q, encoding %s; want %q, %q, %s", rec.Tag("Red"), comment, rec.Encoding, tt.wantRed, tt.wantComment, tt.wantEnc)
 			}
 		})
 	}

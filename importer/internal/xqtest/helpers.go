@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/enginetest"
@@ -114,4 +115,22 @@ func ICCSOf(tb testing.TB, fen string, moves []string) []string {
 		p.Make(m)
 	}
 	return out
+}
+
+// IsChineseName reports whether s reads as Chinese text: at least one Han
+// character, and besides ASCII only CJK punctuation and full-width forms
+// (not the Cyrillic, Latin or kana letters a wrong decoding gives).
+func IsChineseName(s string) bool {
+	han := false
+	for _, r := range s {
+		switch {
+		case r < 0x80:
+		case unicode.Is(unicode.Han, r):
+			han = true
+		case r >= 0x3000 && r <= 0x303F, r >= 0xFF00 && r <= 0xFFEF:
+		default:
+			return false
+		}
+	}
+	return han
 }
