@@ -109,6 +109,6 @@ func FuzzParseQuery(f *testing.F) {
 		f.Add(q)
 	}
 	f.Fuzz(func(t *testing.T, q string) {
-		_, _ = parseQuery(q)
+		_, _ = compileQuery(q, nil)
 	})
 }

@@ -3,7 +3,6 @@ package index
 import (
 	"fmt"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -289,51 +288,6 @@ func padNumber(v uint64, width int) string {
 		s = strings.Repeat("0", width-len(s)) + s
 	}
 	return s
-}
-
-// dateClause matches a date comparison in a query string: date:>="1990",
-// date:<1996-05, date:1990.05.01.
-var dateClause = regexp.MustCompile(`\bdate:(>=|<=|>|<)?("?)(\d{4})(?:[-./](\d{1,2}))?(?:[-./](\d{1,2}))?("?)`)
-
-// rewriteQuery turns the date comparisons users write into the numeric
-// yyyymmdd ranges the index holds: a partial date is the range of its
-// days (date:>"1990" is after 1990, date:<="1990-05" up to May's end),
-// and an exact partial date matches its year or month keyword.
-func rewriteQuery(q string) string {
-	return dateClause.ReplaceAllStringFunc(q, func(m string) string {
-		p := dateClause.FindStringSubmatch(m)
-		if p[2] != p[6] {
-			return m // unbalanced quotes: leave it to the parser to report
-		}
-		y, _ := strconv.Atoi(p[3])
-		mo, _ := strconv.Atoi(p[4])
-		day, _ := strconv.Atoi(p[5])
-		lo := y*10000 + mo*100 + day
-		hi := lo
-		switch {
-		case p[4] == "":
-			hi = y*10000 + 9999
-		case p[5] == "":
-			hi = lo + 99
-		}
-		switch p[1] {
-		case ">=":
-			return fmt.Sprintf("date:>=%d", lo)
-		case ">":
-			return fmt.Sprintf("date:>%d", hi)
-		case "<":
-			return fmt.Sprintf("date:<%d", lo)
-		case "<=":
-			return fmt.Sprintf("date:<=%d", hi)
-		}
-		switch {
-		case p[4] == "":
-			return fmt.Sprintf("year:%04d", y)
-		case p[5] == "":
-			return fmt.Sprintf("month:%04d-%02d", y, mo)
-		}
-		return fmt.Sprintf("date:%d", lo)
-	})
 }
 
 // terminationName is the termination as users query it ("checkmate",

@@ -26,7 +26,7 @@ func (s *Store) Search(within []uint32, queries ...string) ([]uint32, error) {
 		if strings.TrimSpace(q) == "" {
 			continue
 		}
-		bq, err := parseQuery(q)
+		bq, err := s.parseQuery(q)
 		if err != nil {
 			return nil, err
 		}
@@ -97,70 +97,34 @@ func (s *Store) matching(q query.Query) ([]uint32, error) {
 	return out, nil
 }
 
-// ValidateQuery reports whether q is a well-formed Bleve query string.
+// ValidateQuery reports whether q is a well-formed query string
+// (querylang.go); whether its fields exist is checked by Search, which
+// knows the index. Its errors are *QueryError.
 func ValidateQuery(q string) error {
-	_, err := parseQuery(q)
+	_, err := compileQuery(q, nil)
 	return err
 }
 
-// parseQuery reads a query string as users of game databases mean it
-// (SCID's and ChessBase's search, lichess's filters): every clause must
-// match, "-" excludes, and OR separates alternatives, each of which is a
-// Bleve query string. Bleve alone would make plain clauses optional
-// (black:"Lü Qin" date:>="1990" would list every game since 1990). A
-// word without a field is looked for in the players, event, site and
-// opening name. Date comparisons are rewritten first; adapt fits the
-// rest to how fields are indexed. An empty query (or "*") matches every
-// game.
-func parseQuery(q string) (query.Query, error) {
-	if t := strings.TrimSpace(q); t == "" || t == "*" {
-		return query.NewMatchAllQuery(), nil
-	}
-	var alternatives []query.Query
-	for _, part := range splitOr(q) {
-		if strings.TrimSpace(part) == "" {
-			return nil, fmt.Errorf("index: bad query %q: OR needs a clause on each side", q)
-		}
-		parsed, err := query.NewQueryStringQuery(rewriteQuery(part)).Parse()
+// parseQuery compiles a query string for this store: every field must be
+// one the index knows (querylang.go).
+func (s *Store) parseQuery(q string) (query.Query, error) {
+	return compileQuery(q, s.fieldSet())
+}
+
+// fieldSet lists the metadata index's fields once per open store.
+func (s *Store) fieldSet() fieldSet {
+	s.fieldsOnce.Do(func() {
+		names, err := s.meta.Fields()
 		if err != nil {
-			return nil, fmt.Errorf("index: bad query %q: %w", q, err)
+			return // unknown fields then pass, and match nothing
 		}
-		if b, ok := parsed.(*query.BooleanQuery); ok {
-			if d, ok := b.Should.(*query.DisjunctionQuery); ok {
-				b.Should = nil
-				b.AddMust(d.Disjuncts...)
-			}
+		s.fields = make(fieldSet, len(names))
+		for _, n := range names {
+			s.fields[n] = true
 		}
-		alternatives = append(alternatives, adapt(parsed))
-	}
-	if len(alternatives) == 1 {
-		return alternatives[0], nil
-	}
-	return query.NewDisjunctionQuery(alternatives), nil
+	})
+	return s.fields
 }
-
-// splitOr cuts a query string at each OR that stands alone outside
-// quotes.
-func splitOr(q string) []string {
-	var parts []string
-	start, inQuote := 0, false
-	for i := 0; i < len(q); i++ {
-		switch c := q[i]; {
-		case c == '\\':
-			i++ // an escaped character, quote or not
-		case c == '"':
-			inQuote = !inQuote
-		case !inQuote && c == 'O' && strings.HasPrefix(q[i:], "OR") &&
-			(i == 0 || isSpace(q[i-1])) && (i+2 == len(q) || isSpace(q[i+2])):
-			parts = append(parts, q[start:i])
-			start = i + 2
-			i++
-		}
-	}
-	return append(parts, q[start:])
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // anyFields are where a word without a field is looked for.
 var anyFields = []string{"white", "black", "event", "site", "opening_name"}

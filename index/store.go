@@ -84,6 +84,9 @@ type Store struct {
 	metaIndexed uint32
 
 	attrs []Attrs // loaded on first use by readers
+
+	fieldsOnce sync.Once
+	fields     fieldSet // the metadata index's fields, for queries
 }
 
 // Open opens the database in dir, creating it unless opts.ReadOnly.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
@@ -133,6 +134,10 @@ func TestSearchMetadata(t *testing.T) {
 	add([]Tag{{"Red", "Lü Qin"}, {"Black", "Hu Ronghua"}, {"Date", "1988.05.01"}, {"Event", "National Championship"}, {"RedElo", "2600"}}, "h2e2")
 	add([]Tag{{"Red", "Hu Ronghua"}, {"Black", "Lü Qin"}, {"Date", "1995.05.01"}, {"ECCO", "C45"}}, "b2e2")
 	add([]Tag{{"Red", "胡荣华"}, {"Black", "吕钦"}, {"Date", "4/17/1996"}}, "c3c4")
+	unknown := newGame(t, engine.NoResult, []Tag{{"White", "Carlsen"}, {"Black", "Anand"}, {"WhiteElo", "2850"}, {"BlackElo", "2790"}, {"Date", "2014.11.23"}}, "h2d2")
+	if _, err := w.Add(unknown); err != nil {
+		t.Fatal(err)
+	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +153,7 @@ func TestSearchMetadata(t *testing.T) {
 		{`black:吕荣`, 0},
 		{`white:胡荣`, 1},
 		{`black:Qin Lü`, 1}, // two clauses: black:Qin, and Lü anywhere
-		{`date:>="1990"`, 2},
+		{`date:>="1990"`, 3},
 		// Every clause must match, as in SCID and ChessBase (Bleve alone
 		// would make plain clauses optional); OR separates alternatives.
 		{`date:>="1990-01-01" date:<"1996"`, 1},
@@ -157,11 +162,11 @@ func TestSearchMetadata(t *testing.T) {
 		{`black:"Lü Qin" +date:>="1990"`, 1},
 		{`+date:>="1990" +black:"Lü Qin"`, 1},
 		{`black:"Lü Qin" date:<"1990"`, 0},
-		{`date:<"1990" OR date:>="1996"`, 2},
+		{`date:<"1990" OR date:>="1996"`, 3},
 		{`black:"Lü Qin" OR black:吕钦 OR red:"Lü Qin"`, 3},
 		{`black:"Lü Qin" date:<"1990" OR redelo:2600`, 1},
 		{`event:"a OR b" OR date:1995`, 1}, // OR inside quotes is a word
-		{`-date:1995`, 2},
+		{`-date:1995`, 3},
 		{`result:1-0 -black:"Lü Qin"`, 2},
 		// A word without a field: players, event, site, opening name.
 		{`Ronghua`, 2},
@@ -169,41 +174,96 @@ func TestSearchMetadata(t *testing.T) {
 		{`"Hu Ronghua" date:<"1990"`, 1},
 		{`national`, 1},
 		{`Rong*`, 2},
-		{`-Ronghua`, 1},
+		{`-Ronghua`, 2},
 		{`opening:C45`, 1},
 		{`result:1-0`, 3},
-		{`game:xiangqi`, 3},
+		{`game:xiangqi`, 4},
 		{`event:national`, 1},
 		{`event:"National Championship"`, 1}, // no positions on event: all the words
 		{`event:"Championship National"`, 1},
 		{`event:"National Cup"`, 0},
-		{`plies:1`, 3},
-		{``, 3},
-		{`*`, 3},
+		{`plies:1`, 4},
+		{``, 4},
+		{`*`, 4},
 		{`date:1995`, 1},
 		{`date:1995-05`, 1},
 		{`date:1995.05.01`, 1},
 		{`date:1995.05.02`, 0},
-		{`date:>"1995"`, 1},
+		{`date:>"1995"`, 2},
 		{`date:<="1995"`, 2},
 		{`year:1996`, 1},
-		{`year:>=1995`, 2},
+		{`year:>=1995`, 3},
 		{`year:<1995`, 1},
 		{`year:<=1995`, 2},
-		{`year:>1995`, 1},
+		{`year:>1995`, 2},
 		{`month:1995-05`, 1},
 		{`month:1995-06`, 0},
-		{`redelo:>2500`, 1},
+		{`redelo:>2500`, 2},
 		{`redelo:2600`, 1},
 		{`redelo:<2600`, 0},
-		{`+plies:>0 +plies:<2`, 3},
+		{`+plies:>0 +plies:<2`, 4},
 		{`plies:2`, 0},
-		{`plies:>=1`, 3},
+		{`plies:>=1`, 4},
+		// Lucene's operators (issue 14): AND, OR, NOT, -, parentheses,
+		// ranges; OR binds looser than AND.
+		{`white:carlsen AND black:anand`, 1},
+		{`white:carlsen && black:anand`, 1},
+		{`white:carlsen AND NOT black:anand`, 0},
+		{`NOT black:anand`, 3},
+		{`!black:anand`, 3},
+		{`(date:1988 OR date:1995) AND black:"Lü Qin"`, 1},
+		{`date:1988 OR date:1995 AND black:"Lü Qin"`, 2},
+		{`black:(吕钦 OR anand)`, 2},
+		{`black:("Lü Qin" OR 吕钦) -date:1988`, 2},
+		{`date:[1990 TO 1995]`, 1},
+		{`date:[1988 TO 1996]`, 3},
+		{`date:{1988 TO 1996}`, 1},
+		{`date:[1995-05 TO *]`, 3},
+		{`date:[* TO 1995.05.01]`, 2},
+		{`year:[1995 TO 2014]`, 3},
+		{`plies:[1 TO *]`, 4},
+		{`elo:>=2600`, 2},
+		{`elo:>=2800`, 0}, // Anand is 2790
+		{`elo:>=2790`, 1},
+		{`elo:[2500 TO 2700]`, 1},
+		{`whiteelo:2600`, 1}, // symmetric: RedElo answers whiteelo
+		{`redelo:2850`, 1},
+		{`red:carlsen`, 1},
+		{`player:anand`, 1},
+		{`player:"Lü Qin"`, 2},
+		// result:* is an unknown result, not any.
+		{`result:*`, 1},
+		{`result:draw`, 0},
+		{`-result:*`, 3},
+		{`eco:C45`, 1},
+		{`ecco:C4*`, 1},
 	}
 	for _, tt := range tests {
 		got, err := s.Search(nil, tt.q)
 		if err != nil || len(got) != tt.want {
 			t.Errorf("Search(%q) = %v, %v; want %d hits", tt.q, got, err, tt.want)
+		}
+	}
+	// Mistakes are errors that say what and where, never "0 games".
+	for _, tt := range []struct{ q, msg, hint string }{
+		{`whte:carlsen`, "no field whte", "did you mean white?"},
+		{`opnening:C45`, "no field opnening", "did you mean opening?"},
+		{`black:"Lü Qin`, "unbalanced quote", ""},
+		{`(date:1988 OR date:1995`, "unbalanced parenthesis", ""},
+		{`date:1988)`, "unbalanced parenthesis", ""},
+		{`date:[1990 TO 1995`, "unbalanced bracket", ""},
+		{`date:[1990 1995]`, "a range is [low TO high]", ""},
+		{`date:>=nineteen`, "is not a date", ""},
+		{`elo:>=abc`, "is not a number", ""},
+		{`result:2-0`, "no result", ""},
+		{`white:carlsen AND`, "AND needs a clause", ""},
+		{`NOT`, "needs a clause after it", ""},
+		{`white:`, "no value after", ""},
+	} {
+		_, err := s.Search(nil, tt.q)
+		var qe *QueryError
+		if !errors.As(err, &qe) || !strings.Contains(qe.Msg, tt.msg) || qe.Hint != tt.hint && tt.hint != "" {
+			t.Errorf("Search(%q) error %v; want %q (hint %q)", tt.q, err, tt.msg, tt.hint)
 		}
 	}
 	if got, _ := s.Search([]uint32{2}, `result:1-0`); len(got) != 1 || got[0] != 2 {

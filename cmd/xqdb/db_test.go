@@ -152,6 +152,8 @@ func TestPlayerQueryMatchesTags(t *testing.T) {
 		// Every clause must match (the issue's example form).
 		{`black:"胡荣华" date:>="1990"`, huSince1990},
 		{`black:胡荣华 result:0-1 OR red:胡荣华 result:1-0`, huWinsEither},
+		{`(black:胡荣华 AND result:0-1) OR (red:胡荣华 AND result:1-0)`, huWinsEither},
+		{`black:胡荣华 AND NOT date:[1990 TO *]`, byHu - huSince1990},
 	}
 	for _, tt := range tests {
 		code, out, stderr := runCLI(t, "games", "--db", db, "--query", tt.q, "--json", "--limit", "1")
@@ -248,6 +250,25 @@ func TestImportSurvivesKill(t *testing.T) {
 	}
 	if q := `black:"胡榮華"`; countQuery(t, db, q) != countQuery(t, want, q) {
 		t.Fatalf("metadata index differs after kills")
+	}
+}
+
+// TestQueryMistakesAreUsageErrors: a query that cannot be read, or asks a
+// field the database does not have, exits 2 with one line that says what
+// and a hint, instead of listing 0 games (issue 14).
+func TestQueryMistakesAreUsageErrors(t *testing.T) {
+	db := ccpdDB(t)
+	for _, tt := range []struct{ q, want string }{
+		{`whte:胡荣华`, "no field whte (at character 1); did you mean white?"},
+		{`black:"胡荣华`, "unbalanced quote"},
+		{`(black:胡荣华 OR red:胡荣华`, "unbalanced parenthesis"},
+	} {
+		for _, cmd := range []string{"games", "tree"} {
+			code, out, stderr := runCLI(t, cmd, "--db", db, "--query", tt.q)
+			if code != exitUsage || out != "" || !strings.Contains(stderr, tt.want) || strings.Count(stderr, "\n") != 1 {
+				t.Errorf("%s --query %s: exit %d, stdout %q, stderr %q; want 2 and %q", cmd, tt.q, code, out, stderr, tt.want)
+			}
+		}
 	}
 }
 

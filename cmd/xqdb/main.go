@@ -10,6 +10,8 @@ import (
 	"runtime/pprof"
 
 	"github.com/urfave/cli/v2"
+
+	"github.com/xqdb/xqdb/index"
 )
 
 // Exit codes (DESIGN.md "CLI contract").
@@ -40,7 +42,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	var ue usageError
-	if errors.As(err, &ue) {
+	if errors.As(err, &ue) || index.IsQueryError(err) {
 		fmt.Fprintf(stderr, "xqdb: %v\n", err)
 		return exitUsage
 	}
