@@ -425,4 +425,3 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
-

@@ -53,14 +53,14 @@ func IsQueryError(err error) bool {
 type qkind uint8
 
 const (
-	qAnd    qkind = iota // all of kids
-	qOr                  // any of kids
-	qNot                 // not kids[0]
-	qAll                 // every game ("*" alone)
-	qWord                // field:word (maybe with wildcards)
-	qPhrase              // field:"phrase"
-	qCompare             // field:>=value
-	qRange               // field:[lo TO hi]
+	qAnd     qkind = iota // all of kids
+	qOr                   // any of kids
+	qNot                  // not kids[0]
+	qAll                  // every game ("*" alone)
+	qWord                 // field:word (maybe with wildcards)
+	qPhrase               // field:"phrase"
+	qCompare              // field:>=value
+	qRange                // field:[lo TO hi]
 )
 
 // qnode is a parsed query.
