@@ -116,5 +116,5 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 
 // commands lists the subcommands in the order --help shows them.
 func commands() []*cli.Command {
-	return []*cli.Command{perftCommand, positionCommand, cleanCommand, convertCommand, importCommand, classifyCommand, treeCommand, gamesCommand, showCommand, exportCommand, statsCommand, demoCommand}
+	return []*cli.Command{perftCommand, positionCommand, cleanCommand, convertCommand, importCommand, classifyCommand, treeCommand, gamesCommand, showCommand, exportCommand, statsCommand, demoCommand, uciCommand, selfplayCommand}
 }

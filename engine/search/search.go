@@ -146,8 +146,9 @@ func (s *Searcher) Clear() {
 	// their key and on the rules alone.
 }
 
-// Stop asks a running search to return as soon as it can. It may be called
-// from another goroutine.
+// Stop asks the running search, or the next one if none runs, to return as
+// soon as it can; a search clears the request when it returns. It may be
+// called from another goroutine.
 func (s *Searcher) Stop() { s.stopFlag.Store(true) }
 
 // bind points the adapter at pos.
@@ -179,7 +180,7 @@ func (s *Searcher) Search(pos engine.Position, lim Limits, info func(Info)) (Res
 	if err := s.bind(pos); err != nil {
 		return Result{}, err
 	}
-	s.stopFlag.Store(false)
+	defer s.stopFlag.Store(false)
 	s.stopped = false
 	s.nodes = 0
 	s.limits = lim

@@ -1,0 +1,193 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/xqdb/xqdb/engine/search"
+	"github.com/xqdb/xqdb/engine/search/selfplay"
+	"github.com/xqdb/xqdb/engine/xiangqi"
+	"github.com/xqdb/xqdb/importer"
+	"github.com/xqdb/xqdb/replay"
+)
+
+// TestSelfplayGamesPassClean: every generated game is valid to xqdb clean
+// (0 rejects, 0 result mismatches), and its Termination tag is what the
+// referee finds at its last ply, with that result ("adjudication": the
+// rules had decided nothing).
+func TestSelfplayGamesPassClean(t *testing.T) {
+	for _, c := range []struct{ game, rules string }{{"xiangqi", "vn"}, {"xiangqi", "asian"}, {"chess", "vn"}} {
+		t.Run(c.game+"/"+c.rules, func(t *testing.T) {
+			dir := t.TempDir()
+			out, data := filepath.Join(dir, "games.pgn"), filepath.Join(dir, "games.plain")
+			code, _, stderr := runCLI(t, "selfplay", "--game", c.game, "--games", "4", "--nodes", "600", "--random-plies", "8",
+				"--max-plies", "240", "--jobs", "2", "--seed", "11", "--rules", c.rules, "--out", out, "--data", data)
+			if code != exitOK {
+				t.Fatalf("selfplay exit %d: %s", code, stderr)
+			}
+			code, stdout, stderr := runCLI(t, "clean", "--json", "--rules", c.rules, out)
+			if code != exitOK {
+				t.Fatalf("clean exit %d: %s", code, stderr)
+			}
+			var sum struct{ Games, Valid, Rejected, Result_mismatches int }
+			if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+				t.Fatal(err)
+			}
+			if sum.Games != 4 || sum.Valid != 4 || sum.Rejected != 0 || sum.Result_mismatches != 0 {
+				t.Errorf("clean: %s", stdout)
+			}
+			checkTerminations(t, out, c.rules)
+			checkPlain(t, data, out)
+		})
+	}
+}
+
+func checkTerminations(t *testing.T, path, rules string) {
+	t.Helper()
+	prof, _ := xiangqi.ParseProfile(rules)
+	rp := &replay.Replayer{Rules: xiangqi.Rules{Profile: prof}}
+	var g replay.Game
+	n := 0
+	err := importer.Walk([]string{path}, func(rec *importer.Record, err error) error {
+		if err != nil {
+			return err
+		}
+		n++
+		if err := rp.Replay(rec, &g); err != nil {
+			return err
+		}
+		term, res := rec.Tag("Termination"), rec.Tag("Result")
+		if rec.Tag("PlyCount") != itoa(len(g.Moves)) {
+			t.Errorf("round %s: PlyCount %s, %d moves", rec.Tag("Round"), rec.Tag("PlyCount"), len(g.Moves))
+		}
+		switch {
+		case term == "adjudication":
+			if g.Termination.Decided() {
+				t.Errorf("round %s: adjudicated, but the rules say %v", rec.Tag("Round"), g.Termination)
+			}
+		case term != g.Termination.StatusName() || res != g.Termination.Result.String():
+			t.Errorf("round %s: Termination %s, Result %s; the referee: %s %s", rec.Tag("Round"), term, res, g.Termination.StatusName(), g.Termination.Result)
+		}
+		return nil
+	})
+	if err != nil || n == 0 {
+		t.Fatalf("reading %s: %v (%d games)", path, err, n)
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// checkPlain: one .plain entry per searched move (those with a
+// {score/depth} comment), each with the five fields.
+func checkPlain(t *testing.T, plain, pgnPath string) {
+	t.Helper()
+	b, err := os.ReadFile(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := strings.Split(strings.TrimSuffix(string(b), "e\n"), "e\n")
+	p, _ := os.ReadFile(pgnPath)
+	searched := len(regexp.MustCompile(`\{[+-](\d+\.\d\d|M\d+)/\d+\}`).FindAll(p, -1))
+	if len(entries) != searched {
+		t.Errorf("%d .plain entries, %d searched moves", len(entries), searched)
+	}
+	re := regexp.MustCompile(`^fen [^\n]+\nmove [a-i1-9][0-9]*[a-i][0-9]+[qrbn]?\nscore -?\d+\nply \d+\nresult (-1|0|1)\n$`)
+	for _, e := range entries[:min(len(entries), 50)] {
+		if !re.MatchString(e) {
+			t.Errorf("bad .plain entry %q", e)
+		}
+	}
+}
+
+// TestSelfplaySameSeed: the same seed gives the same games, whatever
+// --jobs is.
+func TestSelfplaySameSeed(t *testing.T) {
+	games := func(jobs string) []string {
+		code, stdout, stderr := runCLI(t, "selfplay", "--game", "chess", "--games", "3", "--nodes", "400", "--random-plies", "4",
+			"--max-plies", "60", "--seed", "3", "--jobs", jobs)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, stderr)
+		}
+		recs := strings.Split(strings.TrimSpace(stdout), "\n\n[Event")
+		date := regexp.MustCompile(`\[Date "[^"]*"\]`)
+		for i := range recs {
+			recs[i] = date.ReplaceAllString(strings.TrimPrefix(recs[i], "[Event"), "")
+		}
+		sort.Strings(recs) // by finish order; Round tells them apart
+		return recs
+	}
+	a, b := games("1"), games("2")
+	if len(a) != 3 || strings.Join(a, "") != strings.Join(b, "") {
+		t.Errorf("--jobs 1 and --jobs 2 differ:\n%s\n---\n%s", strings.Join(a, "\n"), strings.Join(b, "\n"))
+	}
+}
+
+// TestSelfplayImportAndTreeOpenings: --import-into stores the games
+// through import; --db then draws openings from that tree, shown as book
+// moves.
+func TestSelfplayImportAndTreeOpenings(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "db")
+	code, _, stderr := runCLI(t, "selfplay", "--game", "xiangqi", "--games", "3", "--nodes", "300", "--random-plies", "2",
+		"--max-plies", "40", "--seed", "4", "--import-into", db, "--import-every", "2", "--out", filepath.Join(dir, "a.pgn"))
+	if code != exitOK {
+		t.Fatalf("selfplay exit %d: %s", code, stderr)
+	}
+	code, stdout, stderr := runCLI(t, "tree", "--db", db, "--game", "xiangqi", "--json")
+	if code != exitOK {
+		t.Fatalf("tree exit %d: %s", code, stderr)
+	}
+	var tree struct{ Games int }
+	if err := json.Unmarshal([]byte(stdout), &tree); err != nil || tree.Games != 3 {
+		t.Fatalf("tree after import: %s (%v)", stdout, err)
+	}
+	code, stdout, stderr = runCLI(t, "selfplay", "--game", "xiangqi", "--games", "2", "--nodes", "300", "--max-plies", "10",
+		"--seed", "4", "--db", db, "--db-plies", "2")
+	if code != exitOK {
+		t.Fatalf("selfplay --db exit %d: %s", code, stderr)
+	}
+	if n := strings.Count(stdout, "{book}"); n != 4 {
+		t.Errorf("%d book moves, want 2 per game:\n%s", n, stdout)
+	}
+}
+
+func TestSelfplayUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"selfplay", "--nodes", "10", "--depth", "2"},
+		{"selfplay", "--games", "0"},
+		{"selfplay", "--game", "shogi"},
+		{"selfplay", "--depth", "0"},
+		{"selfplay", "extra"},
+		{"selfplay", "--rules", "fide"},
+	} {
+		if code, _, _ := runCLI(t, args...); code != exitUsage {
+			t.Errorf("%v: exit %d, want %d", args, code, exitUsage)
+		}
+	}
+	if code, _, _ := runCLI(t, "selfplay", "--games", "1", "--db", filepath.Join(t.TempDir(), "none")); code != exitFailure {
+		t.Errorf("a missing --db: exit %d, want 1", code)
+	}
+}
+
+func TestPlyComment(t *testing.T) {
+	for _, c := range []struct {
+		p    selfplay.Ply
+		want string
+	}{
+		{selfplay.Ply{Score: 35, Depth: 12}, "+0.35/12"},
+		{selfplay.Ply{Score: -120, Depth: 7}, "-1.20/7"},
+		{selfplay.Ply{Score: search.Mate - 3, Depth: 9}, "+M3"},
+		{selfplay.Ply{Score: -search.Mate + 4, Depth: 9}, "-M4"},
+		{selfplay.Ply{Kind: "book"}, "book"},
+	} {
+		if got := plyComment(c.p); !strings.HasPrefix(got, c.want) {
+			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
+		}
+	}
+}
