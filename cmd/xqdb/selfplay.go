@@ -432,7 +432,6 @@ func (sp *selfplayRun) importBatch(c *cli.Context) error {
 	return nil
 }
 
-
 // runNested runs another xqdb command in this process (set by init: the
 // command table refers to selfplay, which refers back to it).
 var runNested func(args []string, stdout, stderr io.Writer) int
