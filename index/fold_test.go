@@ -51,8 +51,9 @@ func TestSearchFoldsNames(t *testing.T) {
 		{{"Red", "胡荣华"}, {"Black", "吕钦"}},
 		{{"Red", "Lê An"}, {"Black", "Nguyễn Thành Bảo"}, {"Event", "Giải Vô địch Quốc gia"}},
 		{{"Red", "Lê Bình"}, {"Black", "Lü Qin"}},
+		{{"Red", "廣東許銀川"}, {"Black", "LV Qin"}},
 	} {
-		if _, err := w.Add(newGame(t, engine.Draw, tags, []string{"h2e2", "b2e2", "c3c4", "g3g4"}[i])); err != nil {
+		if _, err := w.Add(newGame(t, engine.Draw, tags, []string{"h2e2", "b2e2", "c3c4", "g3g4", "h0g2"}[i])); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -73,8 +74,18 @@ func TestSearchFoldsNames(t *testing.T) {
 		{`red:"Lê An"`, 1},
 		{`red:"Le Binh"`, 1},
 		{`red:an`, 1},
-		{`black:"Lu Qin"`, 1},
-		{`black:Lü*`, 1},
+		// Written in Han characters or in pinyin, it is the same player
+		// (names.go).
+		{`black:"Lu Qin"`, 4},
+		{`black:Lü*`, 4},
+		{`black:"Lü Qin"`, 4},
+		{`black:luqin`, 4},
+		{`black:"LV Qin"`, 4},
+		{`black:吕钦`, 2},
+		// Xu Yinchuan, Hứa Ngân Xuyên, as CCPD writes him: 廣東許銀川.
+		{`red:"Xu Yinchuan"`, 1},
+		{`red:"Hứa Ngân Xuyên"`, 1},
+		{`red:许银川`, 1},
 		{`black:呂*`, 2},
 		{`red:LÊ*`, 2},
 	} {

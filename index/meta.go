@@ -178,8 +178,8 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache
 			if v, err := strconv.ParseUint(strings.TrimSpace(t.Value), 10, 32); err == nil && v < 10000 {
 				addNumber(field, v)
 			}
-		case "white": // and Red: Search reads red: as white:
-			addText("white", t.Value)
+		case "white", "black": // and Red: Search reads red: as white:
+			addText(field, cache.withReadings(t.Value, r.Game == engine.Xiangqi))
 		default:
 			addText(field, t.Value)
 		}
@@ -225,10 +225,25 @@ type fieldValue struct {
 type fieldCache struct {
 	fields map[string]map[string]*cachedField // by name, then value
 	lower  map[string]string                  // tag names lower-cased
+	names  map[string]string                  // player names with their readings
 }
 
 func newFieldCache() *fieldCache {
-	return &fieldCache{fields: map[string]map[string]*cachedField{}, lower: map[string]string{}}
+	return &fieldCache{fields: map[string]map[string]*cachedField{}, lower: map[string]string{}, names: map[string]string{}}
+}
+
+// withReadings is the indexed text of a player's name (names.go), worked
+// out once per batch.
+func (c *fieldCache) withReadings(name string, xiangqi bool) string {
+	if c == nil || !xiangqi {
+		return withReadings(name, xiangqi)
+	}
+	v, ok := c.names[name]
+	if !ok {
+		v = withReadings(name, xiangqi)
+		c.names[name] = v
+	}
+	return v
 }
 
 func (c *fieldCache) field(f fieldValue) *cachedField {

@@ -145,36 +145,36 @@ func TestSearchMetadata(t *testing.T) {
 		q    string
 		want int
 	}{
-		{`black:"Lü Qin"`, 1},
-		{`white:"hu ronghua"`, 1},
-		{`red:"Hu Ronghua"`, 1},
+		{`black:"Lü Qin"`, 2}, // and 吕钦, by its pinyin
+		{`white:"hu ronghua"`, 2},
+		{`red:"Hu Ronghua"`, 2},
 		{`black:"吕钦"`, 1},
 		{`black:吕钦`, 1}, // every character, not any: 吕 alone is not 吕钦
 		{`black:吕荣`, 0},
 		{`white:胡荣`, 1},
-		{`black:Qin Lü`, 1}, // two clauses: black:Qin, and Lü anywhere
+		{`black:Qin Lü`, 2}, // two clauses: black:Qin, and Lü anywhere
 		{`date:>="1990"`, 3},
 		// Every clause must match, as in SCID and ChessBase (Bleve alone
 		// would make plain clauses optional); OR separates alternatives.
 		{`date:>="1990-01-01" date:<"1996"`, 1},
 		{`+date:>="1990-01-01" +date:<"1996"`, 1},
-		{`black:"Lü Qin" date:>="1990"`, 1},
-		{`black:"Lü Qin" +date:>="1990"`, 1},
-		{`+date:>="1990" +black:"Lü Qin"`, 1},
+		{`black:"Lü Qin" date:>="1990"`, 2},
+		{`black:"Lü Qin" +date:>="1990"`, 2},
+		{`+date:>="1990" +black:"Lü Qin"`, 2},
 		{`black:"Lü Qin" date:<"1990"`, 0},
 		{`date:<"1990" OR date:>="1996"`, 3},
 		{`black:"Lü Qin" OR black:吕钦 OR red:"Lü Qin"`, 3},
 		{`black:"Lü Qin" date:<"1990" OR redelo:2600`, 1},
 		{`event:"a OR b" OR date:1995`, 1}, // OR inside quotes is a word
 		{`-date:1995`, 3},
-		{`result:1-0 -black:"Lü Qin"`, 2},
+		{`result:1-0 -black:"Lü Qin"`, 1},
 		// A word without a field: players, event, site, opening name.
-		{`Ronghua`, 2},
+		{`Ronghua`, 3},
 		{`胡荣华`, 1},
 		{`"Hu Ronghua" date:<"1990"`, 1},
 		{`national`, 1},
-		{`Rong*`, 2},
-		{`-Ronghua`, 2},
+		{`Rong*`, 3},
+		{`-Ronghua`, 1},
 		{`opening:C45`, 1},
 		{`result:1-0`, 3},
 		{`game:xiangqi`, 4},
@@ -230,11 +230,23 @@ func TestSearchMetadata(t *testing.T) {
 		{`redelo:2850`, 1},
 		{`red:carlsen`, 1},
 		{`player:anand`, 1},
-		{`player:"Lü Qin"`, 2},
+		{`player:"Lü Qin"`, 3},
 		// result:* is an unknown result, not any.
 		{`result:*`, 1},
 		{`result:draw`, 0},
 		{`-result:*`, 3},
+		// A name in Han characters is found by its pinyin, however it is
+		// spaced or written (ü as u or v), and by its Hán-Việt reading.
+		{`black:"lu qin"`, 2},
+		{`black:"LV Qin"`, 2},
+		{`black:luqin`, 2},
+		{`black:lvqin`, 2},
+		{`black:呂欽`, 1},
+		{`black:"Lã Khâm"`, 1},
+		{`black:"la kham"`, 1},
+		{`white:"Hu Rong-hua"`, 2},
+		{`white:"HU RongHua"`, 2},
+		{`white:huronghua`, 2},
 		{`eco:C45`, 1},
 		{`ecco:C4*`, 1},
 	}
