@@ -64,7 +64,8 @@ func TestChessCorpora(t *testing.T) {
 				r := importer.NewReader(bytes.NewReader(data), p)
 				n := 0
 				for rec, err := range r.All() {
-					if err != nil && !errors.As(err, new(*importer.ParseError)) {
+					// test-WWepd-out.pgn holds EPD lines, no game.
+					if err != nil && !errors.As(err, new(*importer.ParseError)) && !(errors.Is(err, importer.ErrNoGames) && strings.HasSuffix(p, "epd-out.pgn")) {
 						t.Errorf("%s: %v", p, err)
 					}
 					if rec != nil {

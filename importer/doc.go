@@ -9,14 +9,18 @@
 // ReuseRecord set, Next returns the same record each time and allocates
 // nothing per move.
 //
-// NewReader and Open sniff the format (gzip by its magic bytes, then XQF
-// by "XQ", DhtmlXQ by "[DhtmlXQ"/"[DHJHtmlXQ", PGN otherwise) and Walk
-// reads whole folders.
+// NewReader and Open sniff the format (gzip by its magic bytes, then tar
+// and zip archives, XQF by "XQ", DhtmlXQ by "[DhtmlXQ"/"[DHJHtmlXQ", PGN
+// otherwise) and Walk reads whole folders. The members of an archive are
+// read as files, named "archive!member". A file that gives no game at all
+// says so with an UnreadableError.
 //
 //	file / package     what
 //	doc.go             this overview
 //	alias.go           the shared types and errors, re-exported from record
 //	reader.go          Reader, NewReader, Open: sniffing formats and gzip
+//	archive.go         tar and zip members read as files
+//	unreadable.go      UnreadableError and its reasons
 //	walk.go            Walk and Files: folders, extensions, unsupported formats
 //	record/            Record, Token, ParseError, game detection (leaf package)
 //	textenc/           encoding detection (UTF-8, GBK, Big5, cp1252, cp437)

@@ -46,11 +46,11 @@ func TestSniff(t *testing.T) {
 		{"gzipped xqf", "game.xqf.gz", gzipped(xqfData), importer.FormatXQF, 1, nil},
 		{"xqf name without magic", "BAD.XQF", []byte("not an xqf file"), importer.FormatXQF, 0, importer.ErrBadMagic},
 		{"dhtmlxq in a text file", "page.txt", html, importer.FormatDhtmlXQ, 1, nil},
-		{"html without a block", "index.HTM", []byte("<html></html>"), importer.FormatDhtmlXQ, 0, nil},
+		{"html without a block", "index.HTM", []byte("<html></html>"), importer.FormatDhtmlXQ, 0, importer.ErrNoGames},
 		{"unsupported CCBridge library", "games.CBL", []byte{0, 1, 2}, importer.FormatUnsupported, 0, importer.ErrUnsupportedFormat},
 		{"unsupported MXQ", "x.mxq", []byte("whatever"), importer.FormatUnsupported, 0, importer.ErrUnsupportedFormat},
-		{"prose text file", "readme.txt", []byte("各位棋友：\n    你们好！\n"), importer.FormatPGN, 0, nil},
-		{"empty", "empty.pgn", nil, importer.FormatPGN, 0, nil},
+		{"prose text file", "readme.txt", []byte("各位棋友：\n    你们好！\n"), importer.FormatPGN, 0, importer.ErrNoGames},
+		{"empty", "empty.pgn", nil, "", 0, importer.ErrEmptyFile},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -218,7 +218,7 @@ func TestWalkSkipFileAndStop(t *testing.T) {
 	var seen []string
 	err := importer.Walk([]string{dir}, func(rec *importer.Record, err error) error {
 		if err != nil {
-			seen = append(seen, filepath.Base(err.(*importer.ParseError).Source.File)+":unsupported")
+			seen = append(seen, filepath.Base(err.(*importer.UnreadableError).File)+":unsupported")
 			return nil
 		}
 		seen = append(seen, filepath.Base(rec.Source.File)+":"+string(rec.MoveText(0)))

@@ -23,6 +23,9 @@ const (
 	FormatXQF         = "xqf"
 	FormatDhtmlXQ     = "dhtmlxq"
 	FormatUnsupported = "unsupported"
+	// FormatArchive is a tar or zip archive (gzipped or not), whose
+	// members are read as files.
+	FormatArchive = "archive"
 )
 
 // sniffSize is how far into a text file the DhtmlXQ markers are looked
@@ -31,13 +34,13 @@ const sniffSize = 16 << 10
 
 // unsupported lists record formats met in real archives that xqdb does
 // not read (NOTATIONS §9). A file of one of these yields one
-// ErrUnsupportedFormat error instead of silence.
+// UnreadableError wrapping ErrUnsupportedFormat instead of silence.
 var unsupported = map[string]string{
 	".cbl": "CCBridge (象棋桥) library", ".cbr": "CCBridge (象棋桥) record", ".cbf": "CCBridge (象棋桥) record",
 	".mxq": "象棋魔法师 record", ".ccm": "中国游戏中心 record", ".che": "CHE record", ".chn": "CHN record",
 	".pfc": "鹏飞象棋 record", ".cbh": "ChessBase database", ".cbv": "ChessBase archive",
 	".si4": "Scid database", ".si5": "Scid database", ".pgi": "PGN index",
-	".zip": "zip archive", ".rar": "rar archive", ".7z": "7z archive", ".tar": "tar archive", ".tgz": "tar archive",
+	".rar": "rar archive", ".7z": "7z archive",
 }
 
 // recordReader is what the format readers have in common.
@@ -65,6 +68,7 @@ type Reader struct {
 	r         recordReader
 	configure func() // passes ReuseRecord and MainLineOnly on
 	err       error
+	found     bool // a record or an error was returned
 }
 
 // NewReader returns a reader of r; name (a path or an archive member
@@ -96,7 +100,10 @@ func (r *Reader) Close() error {
 // Next returns the next record, or io.EOF after the last. A *ParseError
 // concerns one record: with a non-nil record it describes a tolerated
 // defect, with a nil one a record that could not be read; either way the
-// next call goes on. Other errors (I/O, corrupt gzip) are sticky.
+// next call goes on. An *UnreadableError says the file gave no game at all
+// (empty, garbage, a format xqdb does not read, no game in it), a
+// *ReadError that it ends early; they and other errors (I/O) are sticky,
+// see Err. In an archive, a member's errors end that member only.
 func (r *Reader) Next() (*Record, error) {
 	if r.err != nil {
 		return nil, r.err
@@ -109,13 +116,29 @@ func (r *Reader) Next() (*Record, error) {
 	}
 	r.configure()
 	rec, err := r.r.Next()
-	if err != nil {
-		if _, ok := err.(*ParseError); !ok {
+	switch err.(type) {
+	case nil, *ParseError:
+		r.found = true
+	default:
+		if err == io.EOF {
+			if !r.found && r.Format != FormatArchive {
+				// Read to its end without a record or an error: say so.
+				r.err = &UnreadableError{File: r.name, Reason: "no game found in it", Err: ErrNoGames}
+				return nil, r.err
+			}
+			return nil, io.EOF
+		}
+		r.found = true
+		if a, ok := r.r.(*archiveReader); !ok || a.failed {
 			r.err = err
 		}
 	}
 	return rec, err
 }
+
+// Err returns the sticky error that ended the file, nil while Next may
+// give more.
+func (r *Reader) Err() error { return r.err }
 
 // All returns an iterator over the remaining records and their errors;
 // it stops after io.EOF or a sticky error (which it yields).
@@ -136,34 +159,80 @@ func (r *Reader) All() iter.Seq2[*Record, error] {
 	}
 }
 
-// sniff picks the format reader: gzip is unwrapped by its magic bytes,
-// then XQF by its "XQ" magic (or a .xqf name), DhtmlXQ by an opener in the
-// first 64 KB (or an .html name), a known unsupported extension yields
-// ErrUnsupportedFormat, and everything else is read as PGN.
+// sniff picks the format reader: gzip is unwrapped by its magic bytes;
+// then a tar or zip archive by its magic (or name), XQF by its "XQ" magic
+// (a .xqf name without it is unreadable), DhtmlXQ by an opener in the
+// first 16 KB (or an .html name); a known unsupported extension, binary
+// data and an empty stream are unreadable, and everything else is read as
+// PGN.
 func (r *Reader) sniff() error {
 	name := r.name
 	br := bufio.NewReaderSize(r.src, sniffSize)
-	if head, _ := br.Peek(2); len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+	gz := false
+	if head, err := br.Peek(2); isGzip(head) {
 		zr, err := gzip.NewReader(br)
+		if err == io.EOF {
+			return r.unreadable("empty file", ErrEmptyFile)
+		}
 		if err != nil {
-			return fmt.Errorf("importer: %s: %w", r.name, err)
+			return r.unreadable(fmt.Sprintf("corrupt gzip stream (%v)", err), fmt.Errorf("%w: %w", ErrBadArchive, err))
 		}
 		br = bufio.NewReaderSize(zr, sniffSize)
 		name = strings.TrimSuffix(strings.TrimSuffix(name, ".gz"), ".GZ")
+		gz = true
+	} else if len(head) == 0 && err != nil && err != io.EOF {
+		return r.unreadable(fmt.Sprintf("cannot be read (%v)", err), err)
 	}
 	ext := strings.ToLower(filepath.Ext(name))
-	head, _ := br.Peek(sniffSize)
+	head, err := br.Peek(sniffSize)
+	if len(head) == 0 {
+		if err == io.EOF {
+			return r.unreadable("empty file", ErrEmptyFile)
+		}
+		return r.unreadable(fmt.Sprintf("cannot be read (%v)", err), err)
+	}
 	switch {
-	case len(head) >= 3 && head[0] == 'X' && head[1] == 'Q' && head[2] < 0x20, ext == ".xqf":
+	case isTar(head) || ext == ".tar" || ext == ".tgz":
+		r.useTar(br)
+	case isZip(head) || ext == ".zip":
+		return r.useZip(br, gz)
+	case isXQF(head):
 		r.use(FormatXQF, xqf.NewReader(br, r.name))
+	case ext == ".xqf":
+		r.Format = FormatXQF
+		return r.unreadable("not an XQF file: it does not start with \"XQ\"", ErrBadMagic)
 	case ext == ".html" || ext == ".htm" || bytes.Contains(head, []byte("[DhtmlXQ")) || bytes.Contains(head, []byte("[DHJHtmlXQ")):
 		r.use(FormatDhtmlXQ, dhtmlxq.NewReader(br, r.name))
 	case unsupported[ext] != "":
-		r.use(FormatUnsupported, &unsupportedReader{name: r.name, what: unsupported[ext] + " (" + ext + ")"})
+		r.Format = FormatUnsupported
+		return r.unreadable(unsupported[ext]+" ("+ext+"): a format xqdb does not read", ErrUnsupportedFormat)
+	case isBinary(head):
+		return r.unreadable("binary data of no known game format", ErrBinary)
 	default:
 		r.use(FormatPGN, pgn.NewReader(br, r.name))
 	}
 	return nil
+}
+
+// unreadable returns the UnreadableError of the reader's file.
+func (r *Reader) unreadable(reason string, err error) error {
+	return &UnreadableError{File: r.name, Reason: reason, Err: err}
+}
+
+// isBinary reports whether head is not text: more than one byte in ten a
+// control character other than white space (a PGN with a few NULs is
+// still text). UTF-16 text starts with its byte order mark.
+func isBinary(head []byte) bool {
+	if len(head) >= 2 && (head[0] == 0xFF && head[1] == 0xFE || head[0] == 0xFE && head[1] == 0xFF) {
+		return false
+	}
+	n := 0
+	for _, c := range head {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1A || c == 0x7F {
+			n++
+		}
+	}
+	return n*10 > len(head)
 }
 
 func (r *Reader) use(format string, rr recordReader) {
@@ -179,19 +248,4 @@ func (r *Reader) use(format string, rr recordReader) {
 	default:
 		r.configure = func() {}
 	}
-}
-
-// unsupportedReader yields one ErrUnsupportedFormat error.
-type unsupportedReader struct {
-	name, what string
-	done       bool
-}
-
-func (u *unsupportedReader) Next() (*Record, error) {
-	if u.done {
-		return nil, io.EOF
-	}
-	u.done = true
-	return nil, &ParseError{Source: Source{File: u.name},
-		Err: fmt.Errorf("importer: %w: %s", ErrUnsupportedFormat, u.what)}
 }

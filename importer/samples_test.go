@@ -29,10 +29,14 @@ func TestWalkerTestFolder(t *testing.T) {
 		"ucci_test2.xqf": {7, 5}, "ucci_test3.xqf": {3, 2},
 	}
 	got := map[string]summary{}
-	var unsupported, pgnRecords int
+	var unsupported, noGames, pgnRecords int
 	err := importer.Walk([]string{dir}, func(rec *importer.Record, err error) error {
 		if errors.Is(err, importer.ErrUnsupportedFormat) {
 			unsupported++
+			return nil
+		}
+		if errors.Is(err, importer.ErrNoGames) {
+			noGames++
 			return nil
 		}
 		if err != nil {
@@ -65,8 +69,8 @@ func TestWalkerTestFolder(t *testing.T) {
 	// Four .cbr/.cbf records and two .CBL libraries; four PGN files give
 	// one game each, and of the three move lists (.txt) the two Chinese
 	// ones read as header-less games (uci_test_move.txt, a FEN and an
-	// ICCS line for walker's engine test, gives none).
-	if unsupported != 6 || pgnRecords != 4+2 {
-		t.Errorf("%d unsupported files, %d PGN records; want 6 and 6", unsupported, pgnRecords)
+	// ICCS line for walker's engine test, says it holds no game).
+	if unsupported != 6 || pgnRecords != 4+2 || noGames != 1 {
+		t.Errorf("%d unsupported files, %d PGN records, %d without a game; want 6, 6 and 1", unsupported, pgnRecords, noGames)
 	}
 }

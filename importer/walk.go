@@ -2,6 +2,7 @@ package importer
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -12,7 +13,8 @@ import (
 
 // readable are the extensions Walk reads inside folders (case-insensitive;
 // ".gz" whatever it wraps).
-var readable = map[string]bool{".pgn": true, ".xqf": true, ".txt": true, ".html": true, ".htm": true, ".gz": true}
+var readable = map[string]bool{".pgn": true, ".xqf": true, ".txt": true, ".html": true, ".htm": true, ".gz": true,
+	".zip": true, ".tar": true, ".tgz": true}
 
 // SkipFile, returned by a WalkFunc, skips the rest of the current file.
 var SkipFile = errors.New("skip this file")
@@ -25,9 +27,10 @@ type WalkFunc func(rec *Record, err error) error
 
 // Files lists the files Walk would read under paths, in lexical order per
 // folder: files named directly are always listed; inside folders, files
-// with a readable extension (.pgn .xqf .txt .html .htm .gz) and files of
-// a known unsupported format (.cbl .cbr .mxq …, which Walk reports as
-// ErrUnsupportedFormat). Other files are left out silently.
+// with a readable extension (.pgn .xqf .txt .html .htm .gz .zip .tar
+// .tgz) and files of a known unsupported format (.cbr .mxq …, which Walk
+// reports as unreadable, ErrUnsupportedFormat). Other files are left out
+// silently.
 func Files(paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
@@ -60,9 +63,6 @@ func Files(paths []string) ([]string, error) {
 
 func wanted(path string) bool {
 	ext := strings.ToLower(filepath.Ext(path))
-	if strings.HasSuffix(strings.ToLower(path), ".tar.gz") {
-		return true // reported as unsupported, not read as text
-	}
 	return readable[ext] || unsupported[ext] != ""
 }
 
@@ -84,17 +84,11 @@ func Walk(paths []string, fn WalkFunc) error {
 }
 
 func walkFile(path string, fn WalkFunc) error {
-	var r *Reader
-	if strings.HasSuffix(strings.ToLower(path), ".tar.gz") {
-		r = &Reader{name: path}
-		r.use(FormatUnsupported, &unsupportedReader{name: path, what: "tar archive (.tar.gz)"})
-	} else {
-		var err error
-		if r, err = Open(path); err != nil {
-			return skip(fn(nil, err))
-		}
-		defer r.Close()
+	r, err := Open(path)
+	if err != nil {
+		return skip(fn(nil, &UnreadableError{File: path, Reason: fmt.Sprintf("cannot be opened (%v)", err), Err: err}))
 	}
+	defer r.Close()
 	for {
 		rec, err := r.Next()
 		if err == io.EOF {

@@ -34,7 +34,9 @@ replays every game move by move, and sorts them:
               comment saying why
   --report    one JSON line per rejected or duplicate game:
               {"file","game","offset","line","ply","move","kind","reason"}
-              kind: parse, read (the file ends early: a truncated or
+              kind: unreadable (a file or archive member that gave no
+              game: empty, garbage, a format xqdb does not read, an
+              archive that cannot be read; counted apart from games), parse, read (the file ends early: a truncated or
               corrupt archive or XQF file; the game cut off is named), illegal,
               ambiguous, bad_fen, empty, after_end
               (moves after mate or stalemate), duplicate (with
@@ -68,7 +70,10 @@ Example:
 
 // cleanSummary is the --json output of clean.
 type cleanSummary struct {
-	Files      int     `json:"files"`
+	Files int `json:"files"`
+	// Unreadable counts files and archive members that gave no game
+	// (kind "unreadable" in --report); they are not games.
+	Unreadable int     `json:"unreadable_files"`
 	Games      int     `json:"games"`
 	Valid      int     `json:"valid"`
 	Rejected   int     `json:"rejected"`
@@ -202,6 +207,10 @@ func runClean(c *cli.Context) error {
 	dedupe, keepBroken := c.Bool("dedupe"), c.Bool("keep-broken")
 	report := rep.write
 	err = p.run(c.Context, func(it *item) error {
+		if l, ok := unreadableFile(it, c.App.ErrWriter); ok {
+			sum.Unreadable++
+			return report(l)
+		}
 		sum.Games++
 		if !it.hasRec || it.err != nil {
 			sum.Rejected++
@@ -258,8 +267,8 @@ func runClean(c *cli.Context) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(c.App.Writer, "files %d, games %d: %d valid, %d rejected (%d empty), %d duplicates, %d result mismatches; %d plies in %.1fs\n",
-			sum.Files, sum.Games, sum.Valid, sum.Rejected, sum.Empty, sum.Duplicates, sum.Mismatches, sum.Plies, sum.Seconds)
+		fmt.Fprintf(c.App.Writer, "files %d (%d unreadable), games %d: %d valid, %d rejected (%d empty), %d duplicates, %d result mismatches; %d plies in %.1fs\n",
+			sum.Files, sum.Unreadable, sum.Games, sum.Valid, sum.Rejected, sum.Empty, sum.Duplicates, sum.Mismatches, sum.Plies, sum.Seconds)
 	}
 	if c.Bool("strict") && sum.Rejected > 0 {
 		return cli.Exit(fmt.Sprintf("%d games rejected (--strict)", sum.Rejected), exitFailure)

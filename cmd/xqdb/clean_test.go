@@ -1,8 +1,10 @@
 package main
 
 import (
+	"archive/tar"
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -278,5 +280,75 @@ func TestEncodingFlag(t *testing.T) {
 		if code, _, stderr := runCLI(t, append(args, in)...); code != exitUsage || !strings.Contains(stderr, "ebcdic") {
 			t.Errorf("%s --encoding ebcdic: exit %d (%s), want %d naming it", cmd, code, stderr, exitUsage)
 		}
+	}
+}
+
+// Files that give no game (empty, garbage, a format xqdb does not read, a
+// broken archive, text without a game) get one stderr line and one report
+// line of kind "unreadable" each, and count as files, not rejected games;
+// the members of an archive are read as files, named "archive!member".
+func TestUnreadableFilesAndArchives(t *testing.T) {
+	dir := t.TempDir()
+	var tgz bytes.Buffer
+	zw := gzip.NewWriter(&tgz)
+	tw := tar.NewWriter(zw)
+	for _, m := range []struct{ name, body string }{{"m/a.pgn", "1. e4 e5 *\n"}, {"m/b.mxq", "x"}, {"m/c.pgn", "1. d4 Ke7 *\n"}} {
+		tw.WriteHeader(&tar.Header{Name: m.name, Mode: 0o644, Size: int64(len(m.body)), Typeflag: tar.TypeReg})
+		tw.Write([]byte(m.body))
+	}
+	tw.Close()
+	zw.Close()
+	files := map[string][]byte{
+		"good.pgn": []byte("1. e4 *\n"), "empty.pgn": nil, "garbage.pgn": bytes.Repeat([]byte{0, 1, 2, 3}, 64),
+		"x.mxq": []byte("x"), "bad.zip": []byte("PK\x03\x04 broken"), "notes.txt": []byte("no game here\n"),
+		"games.tar.gz": tgz.Bytes(),
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), body, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rep := filepath.Join(t.TempDir(), "r.jsonl")
+	code, stdout, stderr := runCLI(t, "clean", "--json", "--report", rep, dir)
+	var sum cleanSummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil || code != exitOK {
+		t.Fatalf("exit %d: %s %v", code, stderr, err)
+	}
+	arc := filepath.Join(dir, "games.tar.gz")
+	wantUnreadable := []string{filepath.Join(dir, "bad.zip"), filepath.Join(dir, "empty.pgn"), arc + "!m/b.mxq", filepath.Join(dir, "garbage.pgn"),
+		filepath.Join(dir, "notes.txt"), filepath.Join(dir, "x.mxq")}
+	if sum.Files != 7 || sum.Unreadable != len(wantUnreadable) || sum.Games != 3 || sum.Valid != 2 || sum.Rejected != 1 {
+		t.Errorf("summary %+v: want 7 files, %d unreadable, 3 games (2 valid, 1 rejected)", sum, len(wantUnreadable))
+	}
+	var got []string
+	for _, l := range readReport(t, rep) {
+		switch l.Kind {
+		case "unreadable":
+			if l.Reason == "" {
+				t.Errorf("%s: no reason", l.File)
+			}
+			got = append(got, l.File)
+		case "illegal":
+			if l.File != arc+"!m/c.pgn" {
+				t.Errorf("illegal move reported in %s, want %s", l.File, arc+"!m/c.pgn")
+			}
+		default:
+			t.Errorf("report line %+v", l)
+		}
+	}
+	if strings.Join(got, " ") != strings.Join(wantUnreadable, " ") {
+		t.Errorf("unreadable\n got %v\nwant %v", got, wantUnreadable)
+	}
+	if n := strings.Count(stderr, ": unreadable: "); n != len(wantUnreadable) {
+		t.Errorf("%d stderr lines say unreadable, want %d:\n%s", n, len(wantUnreadable), stderr)
+	}
+	// import says the same in its summary.
+	code, stdout, stderr = runCLI(t, "import", "--json", "--db", filepath.Join(t.TempDir(), "db"), dir)
+	var isum importSummary
+	if err := json.Unmarshal([]byte(stdout), &isum); err != nil || code != exitOK {
+		t.Fatalf("import: exit %d: %s %v", code, stderr, err)
+	}
+	if isum.Unreadable != len(wantUnreadable) || isum.Games != 3 || isum.Added != 2 || isum.Rejected != 1 {
+		t.Errorf("import summary %+v", isum)
 	}
 }

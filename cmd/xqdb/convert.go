@@ -80,6 +80,10 @@ func runConvert(c *cli.Context) error {
 		}}
 	sum := cleanSummary{Files: len(files)}
 	err = p.run(c.Context, func(it *item) error {
+		if _, ok := unreadableFile(it, c.App.ErrWriter); ok {
+			sum.Unreadable++
+			return nil
+		}
 		sum.Games++
 		if !it.hasRec || it.err != nil {
 			sum.Rejected++

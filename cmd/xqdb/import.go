@@ -56,6 +56,8 @@ Example:
 
 // importSummary is the --json output of import.
 type importSummary struct {
+	// Unreadable counts files and archive members that gave no game.
+	Unreadable int     `json:"unreadable_files"`
 	Games      int     `json:"games"`
 	Added      int     `json:"added"`
 	Duplicates int     `json:"duplicates"`
@@ -137,6 +139,10 @@ func runImport(c *cli.Context) error {
 			Kind: "duplicate", Reason: fmt.Sprintf("already stored as game %d", gid), DuplicateOf: &gameRef{ID: gid}})
 	}
 	err = p.run(c.Context, func(it *item) error {
+		if l, ok := unreadableFile(it, c.App.ErrWriter); ok {
+			sum.Unreadable++
+			return rep.write(l)
+		}
 		sum.Games++
 		if it.repeat {
 			if gid, ok := stored[it.text]; ok {
@@ -173,6 +179,9 @@ func runImport(c *cli.Context) error {
 	sum.Seconds = time.Since(start).Seconds()
 	if c.Bool("json") {
 		return writeJSON(c.App.Writer, sum)
+	}
+	if sum.Unreadable > 0 {
+		fmt.Fprintf(c.App.Writer, "%d unreadable files (see above); ", sum.Unreadable)
 	}
 	fmt.Fprintf(c.App.Writer, "games %d: %d added, %d duplicates, %d rejected; %d positions indexed in %.1fs (%.0f games/s); database %s holds %d games\n",
 		sum.Games, sum.Added, sum.Duplicates, sum.Rejected, sum.Positions, sum.Seconds, float64(sum.Games)/sum.Seconds, s.Dir(), s.Games())

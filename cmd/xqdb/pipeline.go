@@ -3,7 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
+	"fmt"
 	"hash/maphash"
 	"io"
 	"strings"
@@ -182,6 +182,7 @@ func (p *pipeline) read(ctx context.Context, pool, work chan *item) error {
 	for _, f := range p.files {
 		r, err := importer.Open(f)
 		if err != nil {
+			err = &importer.UnreadableError{File: f, Reason: fmt.Sprintf("cannot be opened (%v)", err), Err: err}
 			if !emit(func(it *item) { it.file, it.readErr = f, err }) {
 				return ctx.Err()
 			}
@@ -193,8 +194,7 @@ func (p *pipeline) read(ctx context.Context, pool, work chan *item) error {
 			if err == io.EOF {
 				break
 			}
-			var pe *importer.ParseError
-			sticky := err != nil && !errors.As(err, &pe)
+			sticky := err != nil && r.Err() != nil // the file is done (in an archive, a member's errors are not)
 			ok := emit(func(it *item) {
 				it.file, it.readErr = f, err
 				if rec != nil {

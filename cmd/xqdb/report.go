@@ -2,7 +2,11 @@ package main
 
 import (
 	"bufio"
+	"errors"
+	"fmt"
 	"io"
+
+	"github.com/xqdb/xqdb/importer"
 )
 
 // reportWriter writes --report lines; a nil one writes nothing.
@@ -15,6 +19,19 @@ func (r *reportWriter) write(l reportLine) error {
 		return nil
 	}
 	return writeJSON(r.w, l)
+}
+
+// unreadableFile reports a file (or archive member) that gave no game at
+// all, empty, garbage, of a format xqdb does not read, with one line on
+// stderr; it returns its --report line, and false for any other item.
+// Such a file counts among the files, not the games.
+func unreadableFile(it *item, stderr io.Writer) (reportLine, bool) {
+	var ue *importer.UnreadableError
+	if !errors.As(it.readErr, &ue) {
+		return reportLine{}, false
+	}
+	fmt.Fprintf(stderr, "xqdb: %v\n", ue)
+	return reportLine{File: ue.File, Kind: "unreadable", Reason: ue.Reason}, true
 }
 
 // firstError runs every close function and returns err, or else the
