@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"runtime/pprof"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -26,13 +27,16 @@ func main() {
 }
 
 // run executes the CLI and maps its error to an exit code; tests call it
-// with captured writers.
+// with captured writers. Errors go to stderr as one line ("xqdb: …"), or
+// under --json as one JSON object {"error","kind","hint"}.
 func run(args []string, stdout, stderr io.Writer) int {
 	app := newApp(stdout, stderr)
+	conventions(app.Commands, "")
+	args = flagsFirst(app, args)
 	unknown := false
 	app.CommandNotFound = func(c *cli.Context, name string) {
-		fmt.Fprintf(c.App.ErrWriter, "xqdb: no command %q; see xqdb --help\n", name)
 		unknown = true
+		report(stderr, args, usagef("no command %q", name), "usage", "see xqdb --help")
 	}
 	err := app.Run(args)
 	if unknown {
@@ -42,19 +46,47 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	var ue usageError
-	if errors.As(err, &ue) || index.IsQueryError(err) {
-		fmt.Fprintf(stderr, "xqdb: %v\n", err)
+	var qe *index.QueryError
+	switch {
+	case errors.As(err, &qe):
+		report(stderr, args, err, "query", qe.Hint)
+		return exitUsage
+	case errors.As(err, &ue):
+		report(stderr, args, err, "usage", "")
 		return exitUsage
 	}
 	var ec cli.ExitCoder
 	if errors.As(err, &ec) {
 		if msg := err.Error(); msg != "" {
-			fmt.Fprintf(stderr, "xqdb: %s\n", msg)
+			report(stderr, args, err, "failure", "")
 		}
 		return ec.ExitCode()
 	}
-	fmt.Fprintf(stderr, "xqdb: %v\n", err)
+	report(stderr, args, err, "failure", "")
 	return exitFailure
+}
+
+// report writes an error for a person (one line) or, when the command
+// line asks for --json, for a script.
+func report(w io.Writer, args []string, err error, kind, hint string) {
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if a == "--json" || a == "-json" || a == "--json=true" {
+			_ = writeJSON(w, struct {
+				Error string `json:"error"`
+				Kind  string `json:"kind"`
+				Hint  string `json:"hint,omitempty"`
+			}{err.Error(), kind, hint})
+			return
+		}
+	}
+	msg := err.Error()
+	if hint != "" && !strings.Contains(msg, hint) {
+		msg += "; " + hint
+	}
+	fmt.Fprintf(w, "xqdb: %s\n", msg)
 }
 
 // usageError marks an error in how xqdb was called (exit code 2).
@@ -71,11 +103,12 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 	return &cli.App{
 		Name:      "xqdb",
 		Usage:     "game database and position search for Xiangqi and chess",
+		Version:   version(),
 		Writer:    stdout,
 		ErrWriter: stderr,
 		// Bad flags and unknown commands are usage errors: exit 2.
 		OnUsageError: func(c *cli.Context, err error, isSubcommand bool) error {
-			return usageError{err}
+			return usageError{fmt.Errorf("%w; see xqdb --help", err)}
 		},
 		// run maps errors to exit codes; urfave must not exit by itself.
 		ExitErrHandler:  func(*cli.Context, error) {},
@@ -116,5 +149,5 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 
 // commands lists the subcommands in the order --help shows them.
 func commands() []*cli.Command {
-	return []*cli.Command{perftCommand, positionCommand, cleanCommand, convertCommand, importCommand, classifyCommand, treeCommand, gamesCommand, showCommand, exportCommand, statsCommand, demoCommand, uciCommand, selfplayCommand}
+	return []*cli.Command{perftCommand, positionCommand, cleanCommand, convertCommand, importCommand, classifyCommand, treeCommand, gamesCommand, showCommand, exportCommand, statsCommand, demoCommand, uciCommand, selfplayCommand, versionCommand}
 }
