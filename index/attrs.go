@@ -9,39 +9,53 @@ import (
 )
 
 // Attrs are the per-game facts queries filter and sort on without reading
-// whole records, and the hash imports recognise the game by: kept in
-// chunks of attrsPerChunk games, 18 bytes each, loaded whole into memory.
+// whole records, and what imports recognise the game by: kept in chunks of
+// attrsPerChunk games, 22 bytes each, loaded whole into memory.
 type Attrs struct {
 	Game   engine.Game
 	Result engine.Result
 	Date   uint32 // yyyymmdd; zero parts unknown
 	Rating uint16 // average of the known player ratings, 0 unknown
 	Plies  uint16
-	Hash   uint64 // de-duplication hash (foldHash of games.GameHash)
+	Hash   uint64 // de-duplication hash of the moves (foldHash of games.GameHash)
+	// Players is a hash of the players' names as twin checks compare them
+	// (playersHash).
+	Players uint32
+	// Deleted marks a game xqdb delete removed: its id is not reused.
+	Deleted bool
 }
 
 const (
 	attrsPerChunk = 4096
-	attrsSize     = 18
+	attrsSize     = 22
+	// attrsDeleted is the bit of the first byte (the game) that marks a
+	// deleted game.
+	attrsDeleted = 0x80
 )
 
 func putAttrs(b []byte, a Attrs) {
 	b[0] = byte(a.Game)
+	if a.Deleted {
+		b[0] |= attrsDeleted
+	}
 	b[1] = byte(a.Result)
 	binary.BigEndian.PutUint32(b[2:], a.Date)
 	binary.BigEndian.PutUint16(b[6:], a.Rating)
 	binary.BigEndian.PutUint16(b[8:], a.Plies)
 	binary.BigEndian.PutUint64(b[10:], a.Hash)
+	binary.BigEndian.PutUint32(b[18:], a.Players)
 }
 
 func getAttrs(b []byte) Attrs {
 	return Attrs{
-		Game:   engine.Game(b[0]),
-		Result: engine.Result(b[1]),
-		Date:   binary.BigEndian.Uint32(b[2:]),
-		Rating: binary.BigEndian.Uint16(b[6:]),
-		Plies:  binary.BigEndian.Uint16(b[8:]),
-		Hash:   binary.BigEndian.Uint64(b[10:]),
+		Game:    engine.Game(b[0] &^ attrsDeleted),
+		Result:  engine.Result(b[1]),
+		Date:    binary.BigEndian.Uint32(b[2:]),
+		Rating:  binary.BigEndian.Uint16(b[6:]),
+		Plies:   binary.BigEndian.Uint16(b[8:]),
+		Hash:    binary.BigEndian.Uint64(b[10:]),
+		Players: binary.BigEndian.Uint32(b[18:]),
+		Deleted: b[0]&attrsDeleted != 0,
 	}
 }
 
@@ -135,7 +149,7 @@ func appendNum(b []byte, v, width int) []byte {
 	return append(b, tmp[:width]...)
 }
 
-// loadAttrs reads every attribute chunk into memory (10 bytes a game).
+// loadAttrs reads every attribute chunk into memory.
 func (s *Store) loadAttrs() error {
 	if s.attrs != nil {
 		return nil

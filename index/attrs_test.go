@@ -41,11 +41,15 @@ func TestParseDate(t *testing.T) {
 }
 
 func TestAttrsRoundTrip(t *testing.T) {
-	a := Attrs{Game: engine.Chess, Result: engine.Draw, Date: 20211231, Rating: 2750, Plies: 123}
-	var b [attrsSize]byte
-	putAttrs(b[:], a)
-	if got := getAttrs(b[:]); got != a {
-		t.Fatalf("got %+v, want %+v", got, a)
+	for _, a := range []Attrs{
+		{Game: engine.Chess, Result: engine.Draw, Date: 20211231, Rating: 2750, Plies: 123, Hash: 1 << 63, Players: 0xdeadbeef},
+		{Game: engine.Xiangqi, Result: engine.FirstWins, Plies: 40, Deleted: true},
+	} {
+		var b [attrsSize]byte
+		putAttrs(b[:], a)
+		if got := getAttrs(b[:]); got != a {
+			t.Fatalf("got %+v, want %+v", got, a)
+		}
 	}
 }
 
@@ -71,5 +75,63 @@ func TestStatsRoundTripAndMerge(t *testing.T) {
 	}
 	if _, err := decodeStats([]byte{5, 1}); err == nil {
 		t.Error("decodeStats accepted garbage")
+	}
+}
+
+// Twin checks compare players by surname and first initial, folded as the
+// metadata index folds words (issue 13, point 2).
+func TestPlayerKey(t *testing.T) {
+	tests := []struct{ name, want string }{
+		{"Carlsen, Magnus", "carlsen m"},
+		{"Carlsen, M.", "carlsen m"},
+		{"Carlsen,M", "carlsen m"},
+		{"Magnus Carlsen", "carlsen m"},
+		{"M. Carlsen", "carlsen m"},
+		{"Carlsen M", "carlsen m"},
+		{"CARLSEN Magnus", "carlsen m"},
+		{"  carlsen,  magnus ", "carlsen m"},
+		{"Carlsen", "carlsen"},
+		{"van Wely, Loek", "wely l"},
+		{"L. van Wely", "wely l"},
+		{"Nguyễn Thành Bảo", "bao n"},
+		{"Nguyen Thanh Bao", "bao n"},
+		{"Đặng Hữu Trang", "trang d"},
+		{"Lü Qin", "qin l"},
+		{"Lu Qin", "qin l"},
+		{"呂欽", "吕钦"},
+		{"吕钦", "吕钦"},
+		{"胡榮華", "胡荣华"},
+		{"Aljechin, Alexander", "aljechin a"},
+		{"?", ""},
+		{"", ""},
+		{"NN", ""},
+		{"N.N.", ""},
+		{"N, N", ""},
+	}
+	for _, tt := range tests {
+		if got := PlayerKey(tt.name); got != tt.want {
+			t.Errorf("PlayerKey(%q) = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}
+
+func TestSameDate(t *testing.T) {
+	tests := []struct {
+		a, b uint32
+		want bool
+	}{
+		{20200501, 20200501, true},
+		{20200501, 20200502, false},
+		{20200501, 20200600, false},
+		{20200500, 20200531, true},
+		{20200000, 20201231, true},
+		{20200000, 20190000, false},
+		{0, 20201231, true},
+		{0, 0, true},
+	}
+	for _, tt := range tests {
+		if got := sameDate(tt.a, tt.b); got != tt.want {
+			t.Errorf("sameDate(%d, %d) = %v, want %v", tt.a, tt.b, got, tt.want)
+		}
 	}
 }

@@ -5,14 +5,14 @@ import "encoding/binary"
 // SchemaVersion is the on-disk format version. Changing any byte layout in
 // this package, or a game's Zobrist table, is a migration: bump it, and
 // Open refuses stores of another version.
-const SchemaVersion = 4
+const SchemaVersion = 5 // 5: attributes gained the players' hash and the deleted mark
 
 // Key prefixes. One byte each, then a separator for readability in dumps.
 const (
 	prefixVersion  = 'v' // v|                → schema version (uvarint)
 	prefixManifest = 'm' // m|                → manifest (see store.go)
 	prefixGame     = 'g' // g|gid(4)          → game record (record.go)
-	prefixAttrs    = 'a' // a|chunk(4)        → attributes (and de-duplication hashes) of 4096 games (attrs.go)
+	prefixAttrs    = 'a' // a|chunk(4)        → attributes (and de-duplication hashes, deleted marks) of 4096 games (attrs.go)
 	prefixStats    = 's' // s|game(1)|key(8)|run(4) → stats and game list of one run (stats.go)
 	prefixTail     = 't' // t|game(1)|bucket(2)|run(4) → tail block (tail.go)
 )

@@ -139,11 +139,15 @@ func (m *metaIndexer) catchUp() error {
 	var docs []pendingDoc
 	for gid := from; gid < to; gid++ {
 		r, err := m.s.Game(gid)
-		if err != nil {
+		if errors.Is(err, ErrNoGame) && m.s.Attrs(gid).Deleted {
+			r = nil // deleted: no document
+		} else if err != nil {
 			return err
 		}
-		docs = append(docs, pendingDoc{gid, r, m.s.Attrs(gid)})
-		if len(docs) == 10_000 || gid == to-1 {
+		if r != nil {
+			docs = append(docs, pendingDoc{gid, r, m.s.Attrs(gid)})
+		}
+		if len(docs) > 0 && (len(docs) == 10_000 || gid == to-1) {
 			if err := m.index(docs); err != nil {
 				return err
 			}

@@ -65,6 +65,10 @@ type manifest struct {
 	Pending  uint32   `json:"pending,omitempty"`
 	// MetaUpTo: games below it have their Bleve document.
 	MetaUpTo uint32 `json:"meta_up_to"`
+	// Deleted counts the deleted games below NextGid; Deleting names the
+	// games a deletion was removing when the process stopped (delete.go).
+	Deleted  uint32   `json:"deleted,omitempty"`
+	Deleting []uint32 `json:"deleting,omitempty"`
 }
 
 func (m *manifest) live(run uint32) bool { return slices.Contains(m.LiveRuns, run) }
@@ -100,22 +104,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	} else if err := os.MkdirAll(bdir, 0o755); err != nil {
 		return nil, err
 	}
-	bo := badger.DefaultOptions(bdir).
-		WithLogger(nil).
-		WithReadOnly(opts.ReadOnly).
-		WithCompression(options.ZSTD).
-		WithZSTDCompressionLevel(3).
-		WithBlockSize(64 << 10).     // bigger blocks compress records better
-		WithValueThreshold(1 << 20). // keep values in the LSM, compressed
-		WithValueLogFileSize(64 << 20).
-		WithNumVersionsToKeep(1).
-		// No compaction on close: it would compress every table a second
-		// time (0.6 CPU-seconds at the end of a 140,000-game import) for
-		// nothing a first import deleted. Badger compacts level 0 itself
-		// once it holds NumLevelZeroTables tables, which reclaims what run
-		// merges delete.
-		WithCompactL0OnClose(false)
-	db, err := badger.Open(bo)
+	db, err := badger.Open(badgerOptions(bdir, opts.ReadOnly))
 	if err != nil {
 		return nil, fmt.Errorf("index: open %s: %w", bdir, err)
 	}
@@ -138,7 +127,32 @@ func Open(dir string, opts Options) (*Store, error) {
 			return nil, err
 		}
 	}
+	if !opts.ReadOnly && len(s.man.Deleting) > 0 {
+		if err := s.finishDelete(); err != nil {
+			s.Close()
+			return nil, fmt.Errorf("index: finish the interrupted deletion: %w", err)
+		}
+	}
 	return s, nil
+}
+
+// badgerOptions are the options of the store's Badger folder dir.
+func badgerOptions(dir string, readOnly bool) badger.Options {
+	return badger.DefaultOptions(dir).
+		WithLogger(nil).
+		WithReadOnly(readOnly).
+		WithCompression(options.ZSTD).
+		WithZSTDCompressionLevel(3).
+		WithBlockSize(64 << 10).     // bigger blocks compress records better
+		WithValueThreshold(1 << 20). // keep values in the LSM, compressed
+		WithValueLogFileSize(64 << 20).
+		WithNumVersionsToKeep(1).
+		// No compaction on close: it would compress every table a second
+		// time (0.6 CPU-seconds at the end of a 140,000-game import) for
+		// nothing a first import deleted. Badger compacts level 0 itself
+		// once it holds NumLevelZeroTables tables, which reclaims what run
+		// merges delete.
+		WithCompactL0OnClose(false)
 }
 
 // Close closes the store.
@@ -221,7 +235,7 @@ func (s *Store) setMetaIndexed(gid uint32) error {
 }
 
 // Games returns how many games the store holds.
-func (s *Store) Games() int { return int(s.man.NextGid - 1) }
+func (s *Store) Games() int { return int(s.man.NextGid - 1 - s.man.Deleted) }
 
 // cleanPending removes what an interrupted run or merge wrote: game records
 // and hashes at or past NextGid, and stats and tail values of runs that are

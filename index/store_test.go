@@ -69,7 +69,7 @@ func TestWriteAndLookup(t *testing.T) {
 			newGame(t, engine.FirstWins, []Tag{{"Red", "A"}, {"Black", "B"}, {"Date", "1990.01.01"}}, "h2e2", "h9g7", "h0g2"),
 			newGame(t, engine.Draw, []Tag{{"Red", "C"}, {"Black", "D"}, {"Date", "1991.01.01"}}, "h2e2", "b9c7"),
 			newGame(t, engine.SecondWins, []Tag{{"Red", "E"}}, "b2e2", "h9g7"),
-			newGame(t, engine.FirstWins, []Tag{{"Red", "A"}}, "h2e2", "h9g7", "h0g2"), // duplicate of the first
+			newGame(t, engine.FirstWins, []Tag{{"Red", "a"}, {"Black", "B"}, {"Date", "1990"}}, "h2e2", "h9g7", "h0g2"), // duplicate of the first
 		}
 		for i, g := range gs {
 			res, err := w.Add(g)

@@ -53,10 +53,14 @@ type Writer struct {
 	occ   []gameOccurrences
 	attrs []Attrs // of the games of recs, in gid order
 	recs  []pendingGame
-	// hashes maps the de-duplication hash (Attrs.Hash) of every stored
-	// game to its gid, loaded from the attributes when the writer starts.
-	hashes map[uint64]uint32
-	meta   *metaIndexer
+	// hashes maps the dedupeKey of the stored games to the first game
+	// with it, loaded from the attributes at the first Add; sameMoves
+	// links each game to the next one with the same key (with DedupeGame,
+	// games with the same moves and players but another result or date).
+	hashes    map[uint64]uint32
+	sameMoves map[uint32]uint32
+	dedupe    Dedupe
+	meta      *metaIndexer
 	// popular holds, per game (by Game%4), the keys of the positions with
 	// stats entries; loaded on the first flush.
 	popular *[4]keySet
@@ -102,12 +106,7 @@ func (s *Store) NewWriter() (*Writer, error) {
 	if !ok {
 		return nil, errors.New("index: unexpected metadata mapping")
 	}
-	w := &Writer{s: s, im: im, next: s.man.NextGid, gamesBefore: s.Games(), hashes: make(map[uint64]uint32, len(s.attrs))}
-	for gid := uint32(1); gid < s.man.NextGid && int(gid) < len(s.attrs); gid++ {
-		if _, dup := w.hashes[s.attrs[gid].Hash]; !dup {
-			w.hashes[s.attrs[gid].Hash] = gid
-		}
-	}
+	w := &Writer{s: s, im: im, next: s.man.NextGid, gamesBefore: s.Games()}
 	w.history = &history{}
 	w.priorRuns = slices.Clone(s.man.LiveRuns)
 	w.prior = map[uint32][]existingBlock{}
@@ -117,6 +116,54 @@ func (s *Store) NewWriter() (*Writer, error) {
 		return nil, err
 	}
 	return w, nil
+}
+
+// SetDedupe sets how the writer decides that a game is already stored
+// (DedupeGame unless set); call it before the first Add.
+func (w *Writer) SetDedupe(d Dedupe) { w.dedupe = d }
+
+// dedupeKey is what a duplicate must share with a stored game: the moves,
+// and with DedupeGame the players too (so that games with the same moves
+// and no players, or many games of one line, do not make long chains).
+func (w *Writer) dedupeKey(a *Attrs) uint64 {
+	if w.dedupe == DedupeMoves {
+		return a.Hash
+	}
+	return a.Hash ^ uint64(a.Players)*0x9e3779b97f4a7c15
+}
+
+// remember records stored game gid.
+func (w *Writer) remember(gid uint32, a *Attrs) {
+	k := w.dedupeKey(a)
+	first, ok := w.hashes[k]
+	if !ok {
+		w.hashes[k] = gid
+		return
+	}
+	for w.sameMoves[first] != 0 {
+		first = w.sameMoves[first]
+	}
+	w.sameMoves[first] = gid
+}
+
+// stored returns the stored game that a is a duplicate of, if any.
+func (w *Writer) stored(a *Attrs) (uint32, bool) {
+	if w.hashes == nil {
+		s := w.s
+		w.hashes, w.sameMoves = make(map[uint64]uint32, len(s.attrs)), map[uint32]uint32{}
+		for gid := uint32(1); gid < w.next && int(gid) < len(s.attrs); gid++ {
+			if !s.attrs[gid].Deleted {
+				w.remember(gid, &s.attrs[gid])
+			}
+		}
+	}
+	gid, ok := w.hashes[w.dedupeKey(a)]
+	for ; ok && gid != 0; gid = w.sameMoves[gid] {
+		if w.dedupe == DedupeMoves || sameGame(w.s.attrs[gid], *a) {
+			return gid, true
+		}
+	}
+	return 0, false
 }
 
 // Added returns how many games this writer stored.
@@ -146,14 +193,15 @@ func Prepare(g *Game) (*Prepared, error) {
 	rec := g.Record
 	rec.Moves, rec.Ranks, rec.Rulings = nil, nil, slices.Clone(rec.Rulings)
 	a.Hash = foldHash(games.GameHash(g.Game, g.Keys[0], g.Moves))
+	a.Players = playersHash(&g.Record)
 	return &Prepared{rec: &rec, bytes: b, attrs: a, occ: occurrencesOf(g)}, nil
 }
 
 // Positions returns how many distinct positions the game adds to the index.
 func (p *Prepared) Positions() int { return len(p.occ) }
 
-// Add stores a game unless the same game (same start, same moves) is
-// already stored.
+// Add stores a game unless the same game is already stored (SetDedupe
+// says what the same is).
 func (w *Writer) Add(g *Game) (AddResult, error) {
 	p, err := Prepare(g)
 	if err != nil {
@@ -165,12 +213,12 @@ func (w *Writer) Add(g *Game) (AddResult, error) {
 // AddPrepared stores a prepared game unless it is already stored. Games
 // get their ids in the order they are added.
 func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
-	if gid, ok := w.hashes[p.attrs.Hash]; ok {
+	if gid, ok := w.stored(&p.attrs); ok {
 		return AddResult{gid, true}, nil
 	}
 	gid := w.next
 	w.next++
-	w.hashes[p.attrs.Hash] = gid
+	w.remember(gid, &p.attrs)
 	w.recs = append(w.recs, pendingGame{gid, p.bytes})
 	w.s.setAttrs(gid, p.attrs)
 	w.attrs = append(w.attrs, p.attrs)

@@ -324,7 +324,7 @@ func TestImportSettlesRepeatedRecords(t *testing.T) {
 	dir := t.TempDir()
 	good := "[White \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n"
 	bad := "[White \"C\"]\n[Black \"D\"]\n[Result \"*\"]\n\n1. d4 d5 2. Ke3 *\n\n"
-	other := "[White \"E\"]\n[Black \"F\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n" // good's moves, other tags
+	other := "[White \"E\"]\n[Black \"F\"]\n[Result \"1-0\"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n\n" // good's moves, other players: another game
 	a, b := filepath.Join(dir, "a.pgn"), filepath.Join(dir, "b.pgn")
 	if err := os.WriteFile(a, []byte(good+bad+good+bad+other), 0o644); err != nil {
 		t.Fatal(err)
@@ -338,8 +338,8 @@ func TestImportSettlesRepeatedRecords(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &sum); err != nil || code != exitOK {
 		t.Fatalf("exit %d: %s %v", code, stderr, err)
 	}
-	if sum.Games != 6 || sum.Added != 1 || sum.Duplicates != 3 || sum.Rejected != 2 {
-		t.Fatalf("summary %+v, want 6 games: 1 added, 3 duplicates, 2 rejected", sum)
+	if sum.Games != 6 || sum.Added != 2 || sum.Duplicates != 2 || sum.Rejected != 2 {
+		t.Fatalf("summary %+v, want 6 games: 2 added, 2 duplicates, 2 rejected", sum)
 	}
 	data, err := os.ReadFile(report)
 	if err != nil {
@@ -359,7 +359,7 @@ func TestImportSettlesRepeatedRecords(t *testing.T) {
 		}
 		got = append(got, s)
 	}
-	want := []string{"a.pgn#2 illegal ply 3 Ke3", "a.pgn#3 duplicate of 1", "a.pgn#4 illegal ply 3 Ke3", "a.pgn#5 duplicate of 1", "b.pgn#1 duplicate of 1"}
+	want := []string{"a.pgn#2 illegal ply 3 Ke3", "a.pgn#3 duplicate of 1", "a.pgn#4 illegal ply 3 Ke3", "b.pgn#1 duplicate of 1"}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("report:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

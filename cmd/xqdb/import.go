@@ -30,9 +30,20 @@ game: its record, its positions (for tree and games) and a metadata document
 (for --query). Each game is classified as it is stored: opening is its ECO
 (chess) or ECCO (Xiangqi) code and opening_name the opening's name, in place
 of the game's own ECO, ECCO, Opening and Variation tags, which the record
-keeps (show and export write them). A game already in the database (same start, same moves) is
-not stored twice, so importing a file again adds nothing. Later imports add
-to the database.
+keeps (show and export write them). A game already in the database is not
+stored twice, so importing a file again adds nothing. Later imports add to
+the database.
+
+--dedupe says what "already in the database" means:
+   game   (default) the same start and moves, the same result, the same
+          date where both records know it (1922.??.?? is 1922.03.19), and
+          the same players, compared by surname and first initial after
+          folding case, diacritics and Chinese script ("Carlsen, M.",
+          "Magnus Carlsen" and "CARLSEN Magnus" are one player), as SCID's
+          twin check does. Games with the same moves and other metadata
+          are all stored; xqdb twins lists them for you to decide on.
+   moves  the same start and moves alone (xqdb before 2026-12): the first
+          game stored wins, whatever its players, date or result.
 
 An import is crash-safe: if it is killed, run the same command again; the
 store opens, the interrupted part is redone, and the result equals an
@@ -46,6 +57,7 @@ Example:
 		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "read moves in this notation"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
 		&cli.StringFlag{Name: "report", Usage: "write a JSON line per rejected or duplicate game here"},
+		&cli.StringFlag{Name: "dedupe", Value: "game", Usage: "what makes a duplicate: game (moves and metadata) or moves (moves alone)"},
 		&cli.IntFlag{Name: "run-games", Value: 50_000, Usage: "games buffered before each write (memory vs speed)"},
 		encodingFlag,
 		strictResultsFlag,
@@ -89,6 +101,10 @@ func runImport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	dedupe, err := index.ParseDedupe(c.String("dedupe"))
+	if err != nil {
+		return usagef("--dedupe: %v", err)
+	}
 	files, err := inputFiles(c)
 	if err != nil {
 		return err
@@ -119,6 +135,7 @@ func runImport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	w.SetDedupe(dedupe)
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "import")
 	var sum importSummary
 	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, markRepeats: true, mainLineOnly: true, encoding: enc,
@@ -128,6 +145,11 @@ func runImport(c *cli.Context) error {
 				it.prepared, it.err = index.Prepare(indexGame(&it.rec, &it.game))
 			}
 		}}
+	if dedupe == index.DedupeGame {
+		// A repeat of a record's moves under other names or another date
+		// is another game: replay it (the index compares folded names).
+		p.repeatTags = []string{"White", "Red", "Black", "Date"}
+	}
 	// stored maps the text key of every record stored or found stored to
 	// its game: a record repeating one of them is that game again.
 	stored := map[textKey]uint32{}

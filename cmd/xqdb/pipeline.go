@@ -48,8 +48,14 @@ var textSeeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 
 // textKeyOf keys r, using buf (returned for reuse) to gather what it
 // hashes: two hashes over one buffer cost less than many small writes.
-func textKeyOf(r *importer.Record, buf []byte) (textKey, []byte) {
+// The values of tags are keyed too (import's --dedupe game: a record
+// repeating another's moves under other players is another game).
+func textKeyOf(r *importer.Record, buf []byte, tags []string) (textKey, []byte) {
 	buf = append(buf[:0], byte(r.Game), byte(r.NotationHint))
+	for _, t := range tags {
+		buf = append(buf, r.Tag(t)...)
+		buf = append(buf, 0)
+	}
 	buf = append(buf, r.Variant...)
 	buf = append(buf, 0)
 	buf = append(buf, r.FEN...)
@@ -81,6 +87,8 @@ type pipeline struct {
 	// sink settles them from the earlier copy (or calls process). Archives
 	// that overlap repeat many games; import need not replay them twice.
 	markRepeats bool
+	// repeatTags are tags whose values a repeat must share as well.
+	repeatTags []string
 	// mainLineOnly has the readers keep only the main line (import: the
 	// database stores no comments or variations).
 	mainLineOnly bool
@@ -201,7 +209,7 @@ func (p *pipeline) read(ctx context.Context, pool, work chan *item) error {
 					copyRecord(&it.rec, rec)
 					it.hasRec = true
 					if seen != nil && err == nil {
-						it.text, keyBuf = textKeyOf(rec, keyBuf)
+						it.text, keyBuf = textKeyOf(rec, keyBuf, p.repeatTags)
 						_, it.repeat = seen[it.text]
 						seen[it.text] = struct{}{}
 					}

@@ -6,6 +6,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/index"
 )
 
 var statsCommand = &cli.Command{
@@ -38,10 +39,12 @@ func runStats(c *cli.Context) error {
 	}
 	defer s.Close()
 	out := statsJSON{Games: s.Games(), PerGame: map[string]int{}, Entries: map[string]any{}}
-	for gid := uint32(1); gid <= uint32(s.Games()); gid++ {
-		a := s.Attrs(gid)
+	err = s.EachGame(func(_ uint32, a index.Attrs) {
 		out.PerGame[a.Game.String()]++
 		out.Plies += int64(a.Plies)
+	})
+	if err != nil {
+		return err
 	}
 	popular, popPostings, tail, err := s.PositionCounts()
 	if err != nil {
