@@ -19,18 +19,19 @@ type Sort string
 const (
 	ByDate       Sort = "date"
 	ByDateDesc   Sort = "-date"
+	ByRating     Sort = "rating"
 	ByRatingDesc Sort = "-rating"
 )
 
 // ParseSort reads a --sort value.
 func ParseSort(s string) (Sort, error) {
 	switch Sort(s) {
-	case ByDate, ByDateDesc, ByRatingDesc:
+	case ByDate, ByDateDesc, ByRating, ByRatingDesc:
 		return Sort(s), nil
 	case "":
 		return ByDateDesc, nil
 	}
-	return "", fmt.Errorf("query: unknown sort %q (want date, -date or -rating)", s)
+	return "", fmt.Errorf("query: unknown sort %q (want date, -date, rating or -rating)", s)
 }
 
 // GameRow is one listed game.
@@ -156,11 +157,22 @@ func sortHits(s *index.Store, hits []hit, by Sort) {
 	ks := make([]keyed, len(hits))
 	for i, h := range hits {
 		a := s.Attrs(h.gid)
+		// Games without a date (or rating) come last whichever way the
+		// list is sorted: ^0 is the largest complement, and 1<<48 is
+		// above every date and rating.
 		var k uint64
 		switch by {
-		case ByDate:
+		case ByDate: // oldest first
 			k = uint64(a.Date)
-		case ByRatingDesc: // highest rating, then newest
+			if a.Date == 0 {
+				k = 1 << 48
+			}
+		case ByRating: // lowest average rating, then newest
+			k = uint64(a.Rating)<<32 | uint64(^a.Date)
+			if a.Rating == 0 {
+				k = 1<<48 | uint64(^a.Date)
+			}
+		case ByRatingDesc: // highest average rating, then newest
 			k = uint64(^a.Rating)<<32 | uint64(^a.Date)
 		default: // newest first
 			k = uint64(^a.Date)

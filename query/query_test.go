@@ -144,12 +144,55 @@ func TestTreeWithQueryAndGames(t *testing.T) {
 }
 
 func TestParseSort(t *testing.T) {
-	for in, want := range map[string]Sort{"date": ByDate, "-date": ByDateDesc, "": ByDateDesc, "-rating": ByRatingDesc} {
+	for in, want := range map[string]Sort{"date": ByDate, "-date": ByDateDesc, "": ByDateDesc, "rating": ByRating, "-rating": ByRatingDesc} {
 		if got, err := ParseSort(in); err != nil || got != want {
 			t.Errorf("ParseSort(%q) = %v, %v; want %v", in, got, err, want)
 		}
 	}
-	if _, err := ParseSort("rating"); err == nil {
-		t.Error("ParseSort took rating (only -rating is offered)")
+	if _, err := ParseSort("elo"); err == nil {
+		t.Error("ParseSort took elo")
+	}
+}
+
+// TestSortPutsUnknownLast: games sort by date or by the average of the
+// players' known ratings, either way, and games without a date or a
+// rating come last whichever way (issue 14).
+func TestSortPutsUnknownLast(t *testing.T) {
+	s, err := index.Open(t.TempDir(), index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w, _ := s.NewWriter()
+	for _, g := range []struct {
+		red, date, redElo, blackElo string
+		moves                       []string
+	}{
+		{"A", "1990.01.01", "2500", "2500", []string{"h2e2"}},
+		{"B", "", "2700", "2600", []string{"b2e2"}},
+		{"C", "1995.??.??", "", "", []string{"c3c4"}},
+		{"D", "1980.05.01", "2400", "", []string{"g3g4"}},
+	} {
+		_, ms, keys := play(t, g.moves...)
+		tags := []index.Tag{{Name: "Red", Value: g.red}, {Name: "Date", Value: g.date}, {Name: "RedElo", Value: g.redElo}, {Name: "BlackElo", Value: g.blackElo}}
+		if _, err := w.Add(&index.Game{Record: index.Record{Game: engine.Xiangqi, Moves: ms, Result: engine.Draw, Tags: tags}, Keys: keys}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for sort, want := range map[Sort]string{ByDate: "DACB", ByDateDesc: "CADB", ByRating: "DABC", ByRatingDesc: "BADC"} {
+		gl, err := Games(s, ListRequest{Sort: sort})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, row := range gl.Games {
+			got += row.Record.Tag("Red")
+		}
+		if got != want {
+			t.Errorf("--sort %s: %s, want %s", sort, got, want)
+		}
 	}
 }

@@ -84,7 +84,7 @@ func TestExportSummary(t *testing.T) {
 	db := ccpdDB(t)
 	out := filepath.Join(t.TempDir(), "e.pgn")
 	tr := treeOf(t, "--db", db, "--moves", "h2e2 h9g7")
-	want := tr.Games + tr.EndedHere
+	want := tr.Games
 	code, stdout, stderr := runCLI(t, "export", "--db", db, "--moves", "h2e2 h9g7", "-o", out)
 	if line := fmt.Sprintf("exported %d games to %s\n", want, out); code != exitOK || stderr != line || stdout != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want stderr %q", code, stdout, stderr, line)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v2"
 
@@ -41,8 +42,8 @@ Example:
    xqdb games --query 'white:carlsen result:1-0' --sort -rating
    xqdb games --query 'carlsen -result:1/2-1/2 date:>=2020'`,
 	Flags: append(append([]cli.Flag{dbFlag}, positionFlags...),
-		&cli.StringFlag{Name: "sort", Value: "-date", Usage: "date, -date or -rating"},
-		&cli.IntFlag{Name: "limit", Value: 20, Usage: "games per page"},
+		&cli.StringFlag{Name: "sort", Value: "-date", Usage: "date (oldest first), -date (newest first), rating or -rating (the average of the players' known ratings); games without a date or rating come last"},
+		&cli.IntFlag{Name: "limit", Value: 20, Usage: "games per page (0: all)"},
 		&cli.IntFlag{Name: "offset", Value: 0, Usage: "games to skip"},
 		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of --moves"},
 		jsonFlag),
@@ -56,13 +57,15 @@ type gamesJSON struct {
 }
 
 type gameLineJSON struct {
-	ID      uint32 `json:"id"`
-	Game    string `json:"game"`
-	White   string `json:"white"`
-	Black   string `json:"black"`
-	Event   string `json:"event"`
-	Date    string `json:"date"`
-	Result  string `json:"result"`
+	ID     uint32 `json:"id"`
+	Game   string `json:"game"`
+	White  string `json:"white"`
+	Black  string `json:"black"`
+	Event  string `json:"event"`
+	Date   string `json:"date"`
+	Result string `json:"result"`
+	// Rating is the average of the players' known ratings (0: none).
+	Rating  int    `json:"rating"`
 	Ply     int    `json:"ply"`
 	Opening string `json:"opening"`
 	// Termination is how the record ends by the rules ("checkmate",
@@ -123,13 +126,46 @@ func runGames(c *cli.Context) error {
 	w := c.App.Writer
 	fmt.Fprintf(w, "%d games\n", out.Total)
 	for _, l := range out.Games {
-		ply := ""
-		if l.Ply >= 0 {
-			ply = fmt.Sprintf(" (ply %d)", l.Ply)
-		}
-		fmt.Fprintf(w, "%7d  %-10s %-7s %s – %s, %s %s %s%s\n", l.ID, l.Date, l.Result, l.White, l.Black, l.Event, l.Opening, l.OpeningName, ply)
+		fmt.Fprintln(w, listingLine(l))
 	}
 	return nil
+}
+
+// listingLine is a game in a listing: id, date, result, average rating,
+// the players ("?" for a missing name), then what is known of the event,
+// the opening and the ply the position was reached at, with no separator
+// left for what is missing.
+func listingLine(l gameLineJSON) string {
+	rating := ""
+	if l.Rating > 0 {
+		rating = fmt.Sprint(l.Rating)
+	}
+	date := l.Date
+	if date == "" {
+		date = "?"
+	}
+	line := fmt.Sprintf("%7d  %-10s %-7s %4s  %s – %s", l.ID, date, l.Result, rating, orUnknown(l.White), orUnknown(l.Black))
+	var more []string
+	if l.Event != "" {
+		more = append(more, l.Event)
+	}
+	if op := strings.TrimSpace(l.Opening + " " + l.OpeningName); op != "" {
+		more = append(more, op)
+	}
+	if l.Ply >= 0 {
+		more = append(more, fmt.Sprintf("ply %d", l.Ply))
+	}
+	if len(more) > 0 {
+		line += ", " + strings.Join(more, ", ")
+	}
+	return line
+}
+
+func orUnknown(s string) string {
+	if s = strings.TrimSpace(s); s == "" {
+		return "?"
+	}
+	return s
 }
 
 // gameLine is how a stored game is listed.
@@ -141,6 +177,6 @@ func gameLine(row query.GameRow) gameLineJSON {
 	}
 	op, _ := opening.ClassifyMoves(r.Game, r.StartFEN, r.Moves)
 	return gameLineJSON{OpeningName: op.FullName(), ID: r.ID, Game: r.Game.String(), White: white, Black: r.Tag("Black"), Event: r.Tag("Event"),
-		Date: index.FormatDate(row.Attrs.Date), Result: r.Result.String(), Ply: row.Ply, Opening: op.Code,
+		Date: index.FormatDate(row.Attrs.Date), Result: r.Result.String(), Rating: int(row.Attrs.Rating), Ply: row.Ply, Opening: op.Code,
 		Termination: engine.Ruling{Game: r.Game, Status: r.Termination}.StatusName()}
 }

@@ -466,10 +466,11 @@ func dbOpenings(dir string, g engine.Game, n, plies int, seed uint64) ([][]engin
 			if err != nil {
 				return nil, err
 			}
-			if t.Games == 0 {
+			went := t.Games - t.EndedHere // games that played a move here
+			if went == 0 {
 				break
 			}
-			x := rng.IntN(t.Games)
+			x := rng.IntN(went)
 			for _, m := range t.Moves {
 				if x -= m.Games; x < 0 {
 					out[i] = append(out[i], m.Move)

@@ -102,10 +102,11 @@ type treeJSON struct {
 	// left out when nothing names it.
 	Opening     string         `json:"opening,omitempty"`
 	OpeningName string         `json:"opening_name,omitempty"`
-	Games       int            `json:"games"`
+	Games       int            `json:"games"` // white + draws + black + unknown
 	White       int            `json:"white"`
 	Draws       int            `json:"draws"`
 	Black       int            `json:"black"`
+	Unknown     int            `json:"unknown"` // games without a known result
 	EndedHere   int            `json:"ended_here"`
 	Moves       []treeMoveJSON `json:"moves"`
 }
@@ -113,10 +114,11 @@ type treeJSON struct {
 type treeMoveJSON struct {
 	UCI       string `json:"uci"`
 	Move      string `json:"move"`
-	Games     int    `json:"games"`
+	Games     int    `json:"games"` // white + draws + black + unknown
 	White     int    `json:"white"`
 	Draws     int    `json:"draws"`
 	Black     int    `json:"black"`
+	Unknown   int    `json:"unknown"`
 	AvgRating int    `json:"avg_rating"` // 0 when no game had ratings
 	LastDate  string `json:"last_date"`  // "" when no date is known
 }
@@ -164,17 +166,17 @@ func runTree(c *cli.Context) error {
 	if out.Opening != "" {
 		fmt.Fprintf(w, "opening %s %s\n", out.Opening, out.OpeningName)
 	}
-	fmt.Fprintf(w, "%d games: %s %s, draws %s, black %s", out.Games, first, pct(out.White, out.Games), pct(out.Draws, out.Games), pct(out.Black, out.Games))
+	fmt.Fprintf(w, "%d games: %s %s, draws %s, black %s, unknown %s", out.Games, first, pct(out.White, out.Games), pct(out.Draws, out.Games), pct(out.Black, out.Games), pct(out.Unknown, out.Games))
 	if out.EndedHere > 0 {
 		fmt.Fprintf(w, "; %d ended here", out.EndedHere)
 	}
-	fmt.Fprintf(w, "\n\n%-8s %-10s %7s %7s %7s %7s %6s  %s\n", "move", strings.ToUpper(engine.Coordinate(g).String()), "games", first, "draws", "black", "rating", "last")
+	fmt.Fprintf(w, "\n\n%-8s %-10s %7s %7s %7s %7s %7s %6s  %s\n", "move", strings.ToUpper(engine.Coordinate(g).String()), "games", first, "draws", "black", "unknown", "rating", "last")
 	for _, m := range out.Moves {
 		rating := ""
 		if m.AvgRating > 0 {
 			rating = fmt.Sprint(m.AvgRating)
 		}
-		fmt.Fprintf(w, "%s %-10s %7d %7s %7s %7s %6s  %s\n", padRight(m.Move, 8), m.UCI, m.Games, pct(m.White, m.Games), pct(m.Draws, m.Games), pct(m.Black, m.Games), rating, m.LastDate)
+		fmt.Fprintf(w, "%s %-10s %7d %7s %7s %7s %7s %6s  %s\n", padRight(m.Move, 8), m.UCI, m.Games, pct(m.White, m.Games), pct(m.Draws, m.Games), pct(m.Black, m.Games), pct(m.Unknown, m.Games), rating, m.LastDate)
 	}
 	return nil
 }
@@ -183,13 +185,13 @@ func runTree(c *cli.Context) error {
 func treeOutput(pos engine.Position, t *query.Tree, n engine.Notation, limit int) treeJSON {
 	g := pos.Game()
 	out := treeJSON{FEN: pos.FEN(), Key: fmt.Sprintf("%016x", t.Key), Games: t.Games, White: t.FirstWins, Draws: t.Draws,
-		Black: t.SecondWins, EndedHere: t.EndedHere, Moves: []treeMoveJSON{}}
+		Black: t.SecondWins, Unknown: t.Unknown, EndedHere: t.EndedHere, Moves: []treeMoveJSON{}}
 	for i, m := range t.Moves {
 		if limit > 0 && i >= limit {
 			break
 		}
 		out.Moves = append(out.Moves, treeMoveJSON{UCI: pos.FormatMove(m.Move, engine.Coordinate(g)), Move: pos.FormatMove(m.Move, n),
-			Games: m.Games, White: m.FirstWins, Draws: m.Draws, Black: m.SecondWins, AvgRating: m.AvgRating, LastDate: index.FormatDate(m.LastDate)})
+			Games: m.Games, White: m.FirstWins, Draws: m.Draws, Black: m.SecondWins, Unknown: m.Unknown, AvgRating: m.AvgRating, LastDate: index.FormatDate(m.LastDate)})
 	}
 	return out
 }

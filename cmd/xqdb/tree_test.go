@@ -33,3 +33,23 @@ func TestImportMemoryLimit(t *testing.T) {
 		t.Log("no /proc/meminfo here: imports use the 1 GiB floor")
 	}
 }
+
+// TestListingLine: a listing shows "?" for a missing name or date and
+// leaves no separator for what is missing (issue 14).
+func TestListingLine(t *testing.T) {
+	for _, tt := range []struct {
+		l    gameLineJSON
+		want string
+	}{
+		{gameLineJSON{ID: 7, Date: "1990.05.01", Result: "1-0", Rating: 2550, White: "Hu", Black: "Lu", Event: "Cup", Opening: "C45", OpeningName: "Central cannon", Ply: 3},
+			"      7  1990.05.01 1-0     2550  Hu – Lu, Cup, C45 Central cannon, ply 3"},
+		{gameLineJSON{ID: 8, Result: "*", White: "Hu", Ply: -1},
+			"      8  ?          *             Hu – ?"},
+		{gameLineJSON{ID: 9, Date: "2001.??.??", Result: "0-1", Black: " ", Opening: "A00", Ply: -1},
+			"      9  2001.??.?? 0-1           ? – ?, A00"},
+	} {
+		if got := listingLine(tt.l); got != tt.want {
+			t.Errorf("listingLine:\n got %q\nwant %q", got, tt.want)
+		}
+	}
+}
