@@ -16,7 +16,7 @@ type TreeMove struct {
 	FirstWins  int
 	Draws      int
 	SecondWins int
-	Unknown    int // games without a known result ("*")
+	Unknown    int    // games without a known result ("*")
 	AvgRating  int    // 0 when no game had ratings
 	LastDate   uint32 // yyyymmdd, 0 unknown
 }
