@@ -100,6 +100,10 @@ func (p *parser) readMoves(v []byte, off int, up bool, lines *lineIndex, dst []m
 			return dst
 		}
 		if n == 0 {
+			if p.moves >= maxMoves {
+				p.tooLarge = true
+				return dst
+			}
 			at = off + i
 		}
 		d[n] = c - '0'
@@ -117,6 +121,7 @@ func (p *parser) readMoves(v []byte, off int, up bool, lines *lineIndex, dst []m
 			m.r1, m.r2 = d[1], d[3]
 		}
 		dst = append(dst, m)
+		p.moves++
 	}
 	if n != 0 {
 		p.fail(fmt.Errorf("dhtmlxq: %w: move list ends with %d stray digit(s)", record.ErrBadValue, n))

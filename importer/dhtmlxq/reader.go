@@ -26,9 +26,13 @@ import (
 )
 
 // MaxFileSize bounds the file a Reader accepts: DhtmlXQ pages are read
-// whole. The largest known record (vschess dhtmlxq.txt, 1,446 branches)
-// is 546 KB.
-const MaxFileSize = 64 << 20
+// whole, so the file is held to the limit of one record. The largest
+// known record (vschess dhtmlxq.txt, 1,446 branches) is 546 KB.
+const MaxFileSize = record.DefaultMaxRecordSize
+
+// maxMoves bounds the moves of a record, all branches together: each
+// takes 24 bytes, and so at most the record limit when the slices grow.
+const maxMoves = record.DefaultMaxRecordSize / 64
 
 // Reader reads the DhtmlXQ records of one file.
 type Reader struct {
@@ -92,6 +96,9 @@ func (r *Reader) Next() (*record.Record, error) {
 	}
 	src := record.Source{File: r.name, Game: r.next, Offset: int64(b.start), Line: r.lines.line(b.start)}
 	err := r.p.parse(r, b, src, rec)
+	if r.p.tooLarge {
+		return nil, &record.ParseError{Source: src, Err: fmt.Errorf("dhtmlxq: %w (more than %d moves)", record.ErrRecordTooLarge, maxMoves)}
+	}
 	if !r.ReuseRecord {
 		rec.Text = append([]byte(nil), rec.Text...)
 		rec.Raw = append([]byte(nil), rec.Raw...)
@@ -108,6 +115,8 @@ type parser struct {
 	tags     record.TagBuilder
 	branches []branch
 	err      error
+	moves    int  // moves read in the record
+	tooLarge bool // more than maxMoves
 }
 
 // fail keeps the record's first defect.
@@ -126,6 +135,7 @@ func (p *parser) parse(r *Reader, b block, src record.Source, rec *record.Record
 	rec.Encoding = r.enc.String()
 	rec.Raw = r.data[b.start:b.end]
 	p.text, p.err = p.text[:0], nil
+	p.moves, p.tooLarge = 0, false
 	p.tags.Reset()
 	if !b.closed {
 		p.fail(fmt.Errorf("dhtmlxq: %w: block not closed", record.ErrTruncated))

@@ -24,21 +24,21 @@ var (
 // (a bare tag list) is one record.
 func findBlocks(data []byte) []block {
 	var out []block
+	var next openerIndex
 	p := 0
 	for {
-		i, which := indexAny(data[p:], openers)
-		if i < 0 {
+		start, which := next.from(data, p)
+		if start < 0 {
 			break
 		}
-		start := p + i
 		body := start + len(openers[which])
 		b := block{start: start, dhj: which == 2}
 		// Look for the closer only before the next opener: each byte is
 		// searched once however many blocks are left open.
-		k, _ := indexAny(data[body:], openers)
+		k, _ := next.from(data, body)
 		limit := len(data)
 		if k >= 0 {
-			limit = body + k
+			limit, k = k, k-body
 		}
 		j, _ := indexAny(data[body:limit], closers)
 		switch {
@@ -64,6 +64,33 @@ func findBlocks(data []byte) []block {
 		}
 	}
 	return out
+}
+
+// openerIndex finds the next opener of each kind once: searching the
+// rest of the file for all three at every block would take time in
+// proportion to the blocks times the file's size.
+type openerIndex struct {
+	at    [3]int // next position of each opener, -1 none left
+	known [3]bool
+}
+
+// from returns the first opener at or after p and which it is (-1, -1
+// when none is left).
+func (o *openerIndex) from(data []byte, p int) (int, int) {
+	best, which := -1, -1
+	for w, s := range openers {
+		if !o.known[w] || o.at[w] >= 0 && o.at[w] < p {
+			o.known[w] = true
+			o.at[w] = -1
+			if i := bytes.Index(data[p:], s); i >= 0 {
+				o.at[w] = p + i
+			}
+		}
+		if i := o.at[w]; i >= 0 && (best < 0 || i < best) {
+			best, which = i, w
+		}
+	}
+	return best, which
 }
 
 func indexAny(b []byte, seps [][]byte) (int, int) {

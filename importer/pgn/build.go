@@ -77,12 +77,18 @@ func (r *Reader) finish() (*record.Record, error) {
 	lx := &r.lx
 	r.games++
 	src := record.Source{File: r.name, Game: r.games, Offset: lx.recOffset, Line: lx.recLine}
+	if int(lx.contentEnd) > r.maxRecord() {
+		lx.tooLarge = true // opened inside a line longer than the limit
+	}
 	if lx.tooLarge {
 		err := fmt.Errorf("pgn: %w (limit %d bytes)", record.ErrRecordTooLarge, r.maxRecord())
 		if r.tooManyTags {
 			err = fmt.Errorf("pgn: %w (more than %d tags)", record.ErrRecordTooLarge, record.MaxTags)
 		}
-		r.tooManyTags = false
+		if r.tooManyElems {
+			err = fmt.Errorf("pgn: %w (more than %d movetext elements)", record.ErrRecordTooLarge, r.maxElements())
+		}
+		r.tooManyTags, r.tooManyElems = false, false
 		return nil, &record.ParseError{Source: src, Err: err}
 	}
 	if lx.depth > 0 {

@@ -123,6 +123,12 @@ func (r *Reader) add(k record.Kind, start, end int, line int) {
 	if lx.tooLarge {
 		return
 	}
+	if len(lx.elems) >= r.maxElements() {
+		// Elements take more memory than their text: bound them too, so
+		// a record of tiny moves costs no more than the record limit.
+		lx.tooLarge, r.tooManyElems = true, true
+		return
+	}
 	if r.MainLineOnly && (lx.depth != 0 || k != record.Move && k != record.Result) {
 		lx.contentEnd = end - lx.recStart
 		return

@@ -84,7 +84,10 @@ type Reader struct {
 
 	scratch     []byte // a word decoded to UTF-8 (utf8Word)
 	tooManyTags bool   // the too-large record had more than MaxTags tags
-	scanned     int    // bytes after pos already searched for '\n'
+	// tooManyElems: the too-large record had more than maxElements
+	// movetext elements.
+	tooManyElems bool
+	scanned      int // bytes after pos already searched for '\n'
 
 	games int // records returned so far
 	rec   *record.Record
@@ -163,6 +166,10 @@ func (r *Reader) nextLine() (int, bool) {
 	return 0, false
 }
 
+// maxElements bounds a record's movetext elements: their tokens take
+// (24 bytes each, doubled while growing) no more than the record limit.
+func (r *Reader) maxElements() int { return r.maxRecord() / 64 }
+
 func (r *Reader) maxRecord() int {
 	if r.MaxRecordSize > 0 {
 		return r.MaxRecordSize
@@ -196,6 +203,9 @@ func (r *Reader) fill() {
 		case size < chunkSize:
 			size = chunkSize
 		}
+		// What is kept never exceeds the record limit (nextLine marks a
+		// longer record too large): doubling past it would only waste.
+		size = max(min(size, r.maxRecord()+chunkSize), len(r.buf)+chunkSize)
 		nb := make([]byte, size)
 		copy(nb, r.buf[:r.n])
 		r.buf = nb

@@ -22,9 +22,10 @@ import (
 	"github.com/xqdb/xqdb/importer/textenc"
 )
 
-// MaxFileSize bounds what one XQF file may hold; the largest real ones
-// (classical manuals with thousands of variations) are well under 1 MB.
-const MaxFileSize = 64 << 20
+// MaxFileSize bounds what one XQF file may hold: the limit of one record.
+// The largest real ones (classical manuals with thousands of variations)
+// are well under 1 MB.
+const MaxFileSize = record.DefaultMaxRecordSize
 
 // Reader reads the one record of an XQF stream.
 type Reader struct {
@@ -131,6 +132,9 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 	p.nodes, treeErr = readTree(p.area, version, &k, p.nodes[:0])
 	if errors.Is(treeErr, record.ErrTruncated) {
 		return cut(treeErr)
+	}
+	if errors.Is(treeErr, record.ErrRecordTooLarge) {
+		return fail(treeErr)
 	}
 
 	rec.Reset()

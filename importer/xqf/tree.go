@@ -7,6 +7,10 @@ import (
 	"github.com/xqdb/xqdb/importer/record"
 )
 
+// maxNodes bounds the moves of a file: each node takes 40 bytes, so the
+// nodes stay near the record limit.
+const maxNodes = record.DefaultMaxRecordSize / 80
+
 // node is one move of the variation tree. Index 0 is the dummy root whose
 // comment is the game's opening comment.
 type node struct {
@@ -72,6 +76,9 @@ func readTree(area []byte, version byte, k *keys, nodes []node) ([]node, error) 
 		if idx > 0 && (n.src > 89 || n.dst > 89) {
 			return nodes, fmt.Errorf("xqf: %w: move %d from %d to %d at offset %d",
 				record.ErrBadSquare, idx, n.src, n.dst, n.at)
+		}
+		if len(nodes) >= maxNodes {
+			return nodes, fmt.Errorf("xqf: %w (more than %d moves)", record.ErrRecordTooLarge, maxNodes)
 		}
 		nodes = append(nodes, n)
 		switch {
