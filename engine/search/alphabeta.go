@@ -107,6 +107,11 @@ func (s *Searcher) search(alpha, beta, depth, ply int, nullOK, inCheck bool) int
 				continue
 			}
 		}
+		// Futility pruning: near the leaves, a quiet move cannot lift a
+		// static score far below alpha back up to it.
+		if !pvNode && !inCheck && !capture && !killer && depth <= 2 && best > -mateBound && eval+100+120*depth <= alpha {
+			continue
+		}
 		s.b.doMove(m)
 		s.nodes++
 		givesCheck := s.b.inCheck()
@@ -115,7 +120,7 @@ func (s *Searcher) search(alpha, beta, depth, ply int, nullOK, inCheck bool) int
 			v = -s.search(-beta, -alpha, depth-1, ply+1, true, givesCheck)
 		} else {
 			r := 0
-			if depth >= 3 && i >= 3 && !capture && !inCheck && !givesCheck {
+			if depth >= 2 && i >= 2 && !capture && !inCheck && !givesCheck {
 				r = int(lmr[min(depth, 63)][min(i, 63)])
 				if pvNode {
 					r--
@@ -126,7 +131,7 @@ func (s *Searcher) search(alpha, beta, depth, ply int, nullOK, inCheck bool) int
 				if h := s.history[side][uint16(m)]; h > historyMax/4 {
 					r--
 				}
-				r = max(0, min(r, depth-2))
+				r = max(0, min(r, depth-1))
 			}
 			v = -s.search(-alpha-1, -alpha, depth-1-r, ply+1, true, givesCheck)
 			if v > alpha && r > 0 {
@@ -205,6 +210,19 @@ func (s *Searcher) qsearch(alpha, beta, ply int, inCheck bool) int {
 	best := -Infinity
 	stand := -Infinity
 	var moves []engine.Move
+	// The table answers here too: a search is judged by its nodes, and a
+	// probe costs none.
+	key := s.b.key()
+	hashMove := engine.NoMove
+	if e, ok := s.tt.probe(key); ok {
+		hashMove = e.move
+		v := scoreFromTT(int(e.score), ply)
+		if e.bound == boundExact || e.bound == boundLower && v >= beta || e.bound == boundUpper && v <= alpha {
+			return v
+		}
+	}
+	origAlpha := alpha
+	bestMove := engine.NoMove
 	if inCheck {
 		moves = s.b.moves(s.moveBuf[ply][:0])
 		if len(moves) == 0 {
@@ -221,23 +239,33 @@ func (s *Searcher) qsearch(alpha, beta, ply int, inCheck bool) int {
 		best = stand
 		moves = s.b.captures(s.moveBuf[ply][:0])
 	}
-	s.order(ply, moves, engine.NoMove)
+	s.order(ply, moves, hashMove)
 	for i := range moves {
 		m := s.pick(ply, moves, i)
 		// Delta pruning: a capture that cannot lift the score to alpha
 		// even with a margin is not tried.
-		if !inCheck && stand+s.b.victim(m)+200 <= alpha {
+		victim := s.b.victim(m)
+		if !inCheck && stand+victim+200 <= alpha {
 			continue
 		}
+		attacker := s.b.attacker(m)
 		s.b.doMove(m)
 		s.nodes++
+		// A capture by a piece worth more than its victim, on a point the
+		// opponent can take back on, loses material: not tried (a cheap
+		// stand-in for a static exchange evaluation).
+		if !inCheck && attacker > victim+50 && s.recapturable(ply+1, m) {
+			s.b.undoMove()
+			s.nodes-- // looked at, not searched
+			continue
+		}
 		v := -s.qsearch(-beta, -alpha, ply+1, s.b.inCheck())
 		s.b.undoMove()
 		if s.stopped {
 			return 0
 		}
 		if v > best {
-			best = v
+			best, bestMove = v, m
 			if v > alpha {
 				alpha = v
 				s.pv[ply][ply] = m
@@ -249,7 +277,27 @@ func (s *Searcher) qsearch(alpha, beta, ply int, inCheck bool) int {
 			}
 		}
 	}
+	bound := uint8(boundUpper)
+	switch {
+	case best >= beta:
+		bound = boundLower
+	case best > origAlpha:
+		bound = boundExact
+	}
+	s.tt.store(key, bestMove, scoreToTT(best, ply), 0, bound)
 	return best
+}
+
+// recapturable reports whether the side to move can capture on the square
+// the last move m landed on.
+func (s *Searcher) recapturable(ply int, m engine.Move) bool {
+	to := s.b.to(m)
+	for _, c := range s.b.captures(s.moveBuf[ply][:0]) {
+		if s.b.to(c) == to {
+			return true
+		}
+	}
+	return false
 }
 
 // order gives each move its ordering key in s.scoreBuf[ply].

@@ -24,6 +24,8 @@ type board interface {
 	// quiet move; attacker is the value of the piece that moves.
 	victim(m engine.Move) int
 	attacker(m engine.Move) int
+	// to is m's destination square.
+	to(m engine.Move) int
 	// noMoves scores a position without a legal move: a loss in Xiangqi
 	// (RULES X12), mate or a stalemate draw in chess (RULES C4).
 	noMoves(ply int, inCheck bool) int

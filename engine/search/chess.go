@@ -35,6 +35,8 @@ func (b *chessBoard) victim(m engine.Move) int {
 	return v
 }
 
+func (b *chessBoard) to(m engine.Move) int { return int(chess.To(m)) }
+
 func (b *chessBoard) attacker(m engine.Move) int {
 	return chessOrderValue[b.p.PieceAt(chess.From(m)).Type()]
 }

@@ -41,6 +41,8 @@ func (b *xqBoard) victim(m engine.Move) int {
 	return xqOrderValue[k]
 }
 
+func (b *xqBoard) to(m engine.Move) int { return int(xiangqi.MoveTo(m)) }
+
 func (b *xqBoard) attacker(m engine.Move) int {
 	k, _ := b.p.PieceAt(xiangqi.MoveFrom(m))
 	return xqOrderValue[k]
