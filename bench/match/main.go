@@ -37,6 +37,7 @@ func main() {
 	e2 := flag.String("engine2", "/usr/games/fairy-stockfish", "second engine")
 	variant := flag.String("variant", "xiangqi", "xiangqi or chess")
 	nodes := flag.Int("nodes", 20000, "nodes per move, both engines")
+	nodes1 := flag.Int("nodes1", 0, "nodes per move of the first engine alone (default -nodes): how many it needs to match the second")
 	pairs := flag.Int("pairs", 100, "openings; each is played twice, colours swapped")
 	plies := flag.Int("random-plies", 4, "random plies of each opening")
 	concurrency := flag.Int("concurrency", 2, "games at once")
@@ -44,13 +45,23 @@ func main() {
 	seed := flag.Uint64("seed", 1, "openings seed")
 	hash := flag.Int("hash", 16, "Hash option, MB")
 	jsonOut := flag.Bool("json", false, "print the summary as JSON")
+	logPath := flag.String("log", "", "write each game's moves here, one line a game")
 	flag.Parse()
 	g, err := engine.ParseGame(*variant)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "match:", err)
 		os.Exit(2)
 	}
-	m := &match{game: g, nodes: *nodes, maxPlies: *maxPlies, hash: *hash, cmds: [2]string{*e1, *e2}}
+	m := &match{game: g, nodes: *nodes, nodes1: *nodes1, maxPlies: *maxPlies, hash: *hash, cmds: [2]string{*e1, *e2}}
+	if *logPath != "" {
+		f, err := os.Create(*logPath)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "match:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		m.log = f
+	}
 	openings := make([][]engine.Move, *pairs)
 	rng := rand.New(rand.NewPCG(*seed, 16))
 	for i := range openings {
@@ -122,12 +133,14 @@ func main() {
 type match struct {
 	game            engine.Game
 	nodes, maxPlies int
+	nodes1          int
 	hash            int
 	cmds            [2]string
 	n, wins, draws  int
 	losses, plies   int
 	sumSq           float64
 	ends            map[string]int
+	log             io.Writer
 }
 
 func (m *match) record(score float64, end string, plies int) {
@@ -256,6 +269,9 @@ func (m *match) play(players [2]player, opening []engine.Move, swap bool) (float
 	if swap {
 		first = 1 - first
 	}
+	if m.log != nil {
+		fmt.Fprintf(m.log, "swap=%v %s %s %s\n", swap, result, end, strings.Join(moves, " "))
+	}
 	return first, end, len(moves), nil
 }
 
@@ -306,7 +322,11 @@ func (m *match) start(i int) (player, error) {
 	if m.cmds[i] == "random" {
 		return &randomPlayer{rng: rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(i)))}, nil
 	}
-	return startUCI(m.cmds[i], m.game, m.nodes, m.hash)
+	n := m.nodes
+	if i == 0 && m.nodes1 > 0 {
+		n = m.nodes1
+	}
+	return startUCI(m.cmds[i], m.game, n, m.hash)
 }
 
 type randomPlayer struct{ rng *rand.Rand }

@@ -69,8 +69,15 @@ func (s *Searcher) search(alpha, beta, depth, ply int, nullOK, inCheck bool) int
 		}
 		// Null-move pruning: if passing still fails high, a real move
 		// would too (not in check, and not where zugzwang is likely).
-		if nullOK && depth >= 3 && eval >= beta && s.b.canNull() {
-			r := 3 + depth/5
+		// Razoring: far below alpha near the leaves, only captures can
+		// save the node.
+		if depth <= 2 && eval+250*depth <= alpha {
+			if v := s.qsearch(alpha, beta, ply, false); v <= alpha {
+				return v
+			}
+		}
+		if nullOK && depth >= 2 && eval >= beta && s.b.canNull() {
+			r := 3 + depth/4
 			s.b.doNull()
 			v := -s.search(-beta, -beta+1, depth-1-r, ply+1, false, false)
 			s.b.undoNull()
@@ -86,6 +93,11 @@ func (s *Searcher) search(alpha, beta, depth, ply int, nullOK, inCheck bool) int
 		}
 	}
 
+	// Internal iterative reduction: a node no earlier search ordered is
+	// searched a ply shallower.
+	if hashMove == engine.NoMove && depth >= 4 && !inCheck {
+		depth--
+	}
 	moves := s.b.moves(s.moveBuf[ply][:0])
 	if len(moves) == 0 {
 		return s.b.noMoves(ply, inCheck)
@@ -250,16 +262,17 @@ func (s *Searcher) qsearch(alpha, beta, ply int, inCheck bool) int {
 		}
 		attacker := s.b.attacker(m)
 		s.b.doMove(m)
+		givesCheck := s.b.inCheck()
 		s.nodes++
 		// A capture by a piece worth more than its victim, on a point the
 		// opponent can take back on, loses material: not tried (a cheap
 		// stand-in for a static exchange evaluation).
-		if !inCheck && attacker > victim+50 && s.recapturable(ply+1, m) {
+		if !inCheck && victim > 0 && attacker > victim+50 && s.recapturable(ply+1, m) {
 			s.b.undoMove()
 			s.nodes-- // looked at, not searched
 			continue
 		}
-		v := -s.qsearch(-beta, -alpha, ply+1, s.b.inCheck())
+		v := -s.qsearch(-beta, -alpha, ply+1, givesCheck)
 		s.b.undoMove()
 		if s.stopped {
 			return 0

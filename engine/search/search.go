@@ -111,7 +111,7 @@ var lmr [64][64]int8
 func init() {
 	for d := 1; d < 64; d++ {
 		for i := 1; i < 64; i++ {
-			lmr[d][i] = int8(0.5 + math.Log(float64(d))*math.Log(float64(i))/2.1)
+			lmr[d][i] = int8(0.75 + math.Log(float64(d))*math.Log(float64(i))/1.8)
 		}
 	}
 }
