@@ -58,7 +58,8 @@ stores the games in a database through xqdb import, every
 
 The same --seed gives the same games whatever --jobs is, when moves are
 limited by --nodes or --depth (a game depends only on the seed and its
-round number).
+round number). A summary ends the run on standard error (--json: as JSON,
+on standard output when the games go to --out).
 
 Example:
    xqdb selfplay --game xiangqi --games 100 --nodes 20000 --random-plies 4 --out games.pgn
