@@ -40,8 +40,8 @@ const (
 var testLetters = [...]byte{testPly: 'p', testRed: 'r', testBlack: 'b'}
 
 // less orders tests for ties: ply tests first (they keep the move order,
-// which ECCO depends on: preferring the order-free tests measured 0.3–1.3
-// points worse), then Red's, then Black's, then by ply or window and move.
+// which ECCO depends on: preferring the order-free tests measured worse),
+// then Red's, then Black's, then by ply or window and move.
 func (t test) less(u test) bool {
 	if t.kind != u.kind {
 		return t.kind < u.kind

@@ -2,6 +2,7 @@ package opening
 
 import (
 	"compress/gzip"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -58,8 +59,8 @@ func TestECCOAccuracy80_20(t *testing.T) {
 	}
 	acc := 100 * float64(same) / float64(len(test))
 	t.Logf("trained on %d games, tested on %d: %d the same code (%.2f%%), %d nodes", len(train), len(test), same, acc, tree.Nodes())
-	if acc < 96 {
-		t.Errorf("accuracy %.2f%%, want ≥ 96%%", acc)
+	if acc < 97.5 { // measured 98.24%; the issue asks ≥ 96%
+		t.Errorf("accuracy %.2f%%, want ≥ 97.5%%", acc)
 	}
 }
 
@@ -198,3 +199,11 @@ func FuzzReadSamples(f *testing.F) {
 }
 
 func xiangqiMove(s string) (engine.Move, bool) { return xiangqi.ParseICCSMove(s) }
+
+func TestDetLog(t *testing.T) {
+	for _, x := range []float64{1, 2, 3, 10, 1000, 29023, 1 << 20, 123456789} {
+		if got, want := detLog(x), math.Log(x); math.Abs(got-want) > 1e-12*math.Max(1, want) {
+			t.Errorf("detLog(%v) = %v, want %v", x, got, want)
+		}
+	}
+}
