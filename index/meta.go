@@ -79,11 +79,24 @@ func openMeta(path string, readOnly bool) (bleve.Index, error) {
 	if readOnly {
 		return nil, fmt.Errorf("%w: no metadata index in %s", ErrNoStore, path)
 	}
-	idx, err := bleve.NewUsing(path, metaMapping(), "scorch", "scorch", scorchConfig())
+	// A new index is made beside its final name and renamed into place: a
+	// process killed while Bleve writes the mapping would otherwise leave a
+	// folder with an empty index_meta.json, which no later run can open.
+	tmp := path + ".new"
+	if err := os.RemoveAll(tmp); err != nil {
+		return nil, fmt.Errorf("index: create metadata %s: %w", path, err)
+	}
+	idx, err := bleve.NewUsing(tmp, metaMapping(), "scorch", "scorch", scorchConfig())
+	if err == nil {
+		err = idx.Close()
+	}
+	if err == nil {
+		err = os.Rename(tmp, path)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("index: create metadata %s: %w", path, err)
 	}
-	return idx, nil
+	return openMeta(path, false)
 }
 
 // scorchConfig keeps no old snapshots (xqdb never rolls the metadata back,

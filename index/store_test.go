@@ -2,6 +2,7 @@ package index
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -570,4 +571,29 @@ func TestTieredMergeLeavesLargeSegments(t *testing.T) {
 			t.Errorf("%s: %d segments left", tt.name, len(segs))
 		}
 	}
+}
+
+// TestNewMetadataIndexIsRenamedIntoPlace: a metadata index is made under
+// a temporary name, so what a killed creation left there is cleared and
+// never opened as the index.
+func TestNewMetadataIndexIsRenamedIntoPlace(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "meta.bleve")
+	if err := os.MkdirAll(path+".new", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(path+".new", "index_meta.json"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := openMeta(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx.Close()
+	if _, err := os.Stat(path + ".new"); !os.IsNotExist(err) {
+		t.Errorf("the temporary folder is still there: %v", err)
+	}
+	if idx, err = openMeta(path, true); err != nil {
+		t.Fatalf("reopen: %v", err)
+	}
+	idx.Close()
 }
