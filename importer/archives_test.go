@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"maps"
 	"path"
 	"strings"
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/enginetest"
 	"github.com/xqdb/xqdb/importer"
 	"github.com/xqdb/xqdb/importer/internal/xqtest"
 )
@@ -33,30 +35,38 @@ func eachMember(t *testing.T, rel string, fn func(name string, r *importer.Reade
 	}
 }
 
-// TestCCPDOriginals streams the CCPD tar: 58,468 Big5 files of one game
-// each, every one read as one Xiangqi record in Big5 with its 12 tags.
+// TestCCPDOriginals reads the CCPD tar as xqdb reads an archive
+// (importer.Open, members as files): 58,468 Big5 files of one game each,
+// every one read as one Xiangqi record in Big5 with its 12 tags, named
+// "archive!member".
 func TestCCPDOriginals(t *testing.T) {
-	var files, records int
+	file := enginetest.SharedData(t, "xiangqi/ccpd/CCPD-Dataset-368a47a.tar.gz")
+	r, err := importer.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	var records int
+	files := map[string]bool{}
 	results := map[string]int{}
-	eachMember(t, "xiangqi/ccpd/CCPD-Dataset-368a47a.tar.gz", func(name string, r *importer.Reader) {
-		if !strings.HasSuffix(name, ".pgn") {
-			return
+	for rec, err := range r.All() {
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
 		}
-		files++
-		for rec, err := range r.All() {
-			if err != nil {
-				t.Errorf("%s: %v", name, err)
-				continue
-			}
-			records++
-			if rec.Encoding != "big5" || rec.Game != engine.Xiangqi || len(rec.Tags) != 12 || rec.FEN == "" {
-				t.Errorf("%s: encoding %s game %v, %d tags, FEN %q", name, rec.Encoding, rec.Game, len(rec.Tags), rec.FEN)
-			}
-			results[rec.Tag("Result")]++
+		name, ok := strings.CutPrefix(rec.Source.File, file+"!")
+		if !ok || !strings.HasSuffix(name, ".pgn") || rec.Source.Game != 1 {
+			t.Errorf("record %d of %q", rec.Source.Game, rec.Source.File)
 		}
-	})
-	if files != 58468 || records != 58468 {
-		t.Errorf("%d files, %d records; want 58,468 of each", files, records)
+		files[name] = true
+		records++
+		if rec.Encoding != "big5" || rec.Game != engine.Xiangqi || len(rec.Tags) != 12 || rec.FEN == "" {
+			t.Errorf("%s: encoding %s game %v, %d tags, FEN %q", name, rec.Encoding, rec.Game, len(rec.Tags), rec.FEN)
+		}
+		results[rec.Tag("Result")]++
+	}
+	if len(files) != 58468 || records != 58468 {
+		t.Errorf("%d files, %d records; want 58,468 of each", len(files), records)
 	}
 	// Shared SOURCES.md: 1-0 23,044; 1/2-1/2 18,398; 0-1 15,985; * 1,041.
 	if results["1-0"] != 23044 || results["1/2-1/2"] != 18398 || results["0-1"] != 15985 || results["*"] != 1041 {
@@ -142,5 +152,53 @@ func TestWalkerArchive(t *testing.T) {
 	// Every move token of the 7,942 GBK PGN games reads as the oracle's move.
 	if pgnTokens != 1078032 {
 		t.Errorf("%d PGN move tokens matched the oracle, want 1,078,032", pgnTokens)
+	}
+}
+
+// TestSharedArchivesReadAsArchives opens the two shared tarballs as xqdb
+// reads them (importer.Open: members as files, "archive!member"; CCPD's
+// in TestCCPDOriginals): walker8088's 26,154 XQF files (four without an
+// extension, found by their magic), 7,942 PGN games and 121 records of
+// .txt notes, and 121 unreadable members: 48 .mxq and 4 .CBL (formats
+// xqdb does not read) and 69 prose notes without a game.
+func TestSharedArchivesReadAsArchives(t *testing.T) {
+	tests := []struct {
+		rel         string
+		formats     map[string]int
+		unsupported int
+		noGames     int
+	}{
+		{"xiangqi/walker8088-games/walker8088-cchess-games-2f4782f.tar.gz", map[string]int{"xqf": 26154, "pgn": 7942 + 121}, 4 + 48, 69},
+	}
+	for _, tt := range tests {
+		t.Run(path.Base(tt.rel), func(t *testing.T) {
+			file := enginetest.SharedData(t, tt.rel)
+			r, err := importer.Open(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			r.ReuseRecord = true
+			formats := map[string]int{}
+			var unsupported, noGames int
+			for rec, err := range r.All() {
+				switch {
+				case errors.Is(err, importer.ErrUnsupportedFormat):
+					unsupported++
+				case errors.Is(err, importer.ErrNoGames):
+					noGames++
+				case rec == nil:
+					t.Errorf("%v", err)
+				default:
+					if !strings.HasPrefix(rec.Source.File, file+"!") {
+						t.Errorf("record of %q", rec.Source.File)
+					}
+					formats[rec.Format]++
+				}
+			}
+			if !maps.Equal(formats, tt.formats) || unsupported != tt.unsupported || noGames != tt.noGames {
+				t.Errorf("records %v, %d unsupported, %d without a game; want %v, %d, %d", formats, unsupported, noGames, tt.formats, tt.unsupported, tt.noGames)
+			}
+		})
 	}
 }
