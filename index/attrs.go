@@ -119,7 +119,8 @@ func ParseDate(s string) uint32 {
 	return uint32(y*10000 + m*100 + d)
 }
 
-// FormatDate writes yyyymmdd as PGN does: "1990.05.01", "1990.??.??".
+// FormatDate writes yyyymmdd as PGN does: "1990.05.01", "1990.??.??", and
+// "1934.??.06" (a day known without its month: pgnmentor has some).
 func FormatDate(d uint32) string {
 	if d == 0 {
 		return ""
@@ -129,10 +130,10 @@ func FormatDate(d uint32) string {
 	b = appendNum(b, int(y), 4)
 	b = append(b, '.')
 	if m == 0 {
-		b = append(b, "??.??"...)
-		return string(b)
+		b = append(b, "??"...)
+	} else {
+		b = appendNum(b, int(m), 2)
 	}
-	b = appendNum(b, int(m), 2)
 	b = append(b, '.')
 	if day == 0 {
 		return string(append(b, "??"...))

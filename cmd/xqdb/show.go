@@ -122,6 +122,25 @@ func writeStoredGames(dst io.Writer, rows []query.GameRow, notation [4]engine.No
 // writeStored writes a stored game as PGN: what was imported, with dates
 // in the standard's form, and with annotate what xqdb found.
 func writeStored(w *pgn.Writer, r *index.Record, n engine.Notation, annotate bool) {
+	w.WriteTags(storedTags(r, annotate))
+	writeMainLine(w, r.Game, r.StartFEN, r.Moves, func(i int, pos engine.Position, m engine.Move) {
+		w.Word(pos.FormatMove(m, n))
+		if !annotate {
+			return
+		}
+		for _, ru := range r.Rulings {
+			if ru.Ply == i+1 {
+				w.Comment("xqdb: " + rulingText(ru))
+			}
+		}
+	})
+	w.EndGame(r.Result.String())
+}
+
+// storedTags are the tags show and export write for a stored game: its
+// own, and those a reader needs that it lacks (the game, the set-up, the
+// result), and where it came from.
+func storedTags(r *index.Record, annotate bool) []importer.Tag {
 	tags := make([]importer.Tag, 0, len(r.Tags)+4)
 	has := map[string]bool{}
 	for _, t := range r.Tags {
@@ -151,19 +170,7 @@ func writeStored(w *pgn.Writer, r *index.Record, n engine.Notation, annotate boo
 		add("Termination", engine.Ruling{Game: r.Game, Status: r.Termination}.StatusName())
 	}
 	add("XqdbSource", fmt.Sprintf("%s#%d", r.Source.File, r.Source.Index))
-	w.WriteTags(tags)
-	writeMainLine(w, r.Game, r.StartFEN, r.Moves, func(i int, pos engine.Position, m engine.Move) {
-		w.Word(pos.FormatMove(m, n))
-		if !annotate {
-			return
-		}
-		for _, ru := range r.Rulings {
-			if ru.Ply == i+1 {
-				w.Comment("xqdb: " + rulingText(ru))
-			}
-		}
-	})
-	w.EndGame(r.Result.String())
+	return tags
 }
 
 // writeMainLine writes move numbers and calls move for each move of a game,
