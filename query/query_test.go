@@ -196,3 +196,24 @@ func TestSortPutsUnknownLast(t *testing.T) {
 		}
 	}
 }
+
+// TestMirrorMergesSymmetricMoves: at a left-right symmetric position,
+// --mirror folds each move with its mirror image (h2e2 with b2e2), so a
+// row's count is its child's total (issue 14).
+func TestMirrorMergesSymmetricMoves(t *testing.T) {
+	s := testStore(t)
+	start, _, _ := play(t)
+	plain, _ := BuildTree(s, start, Options{})
+	mirrored, _ := BuildTree(s, start, Options{Mirror: true})
+	if moveCount(plain, "h2e2") != 2 || moveCount(plain, "b2e2") != 1 {
+		t.Fatalf("plain start tree %+v", plain.Moves)
+	}
+	if moveCount(mirrored, "h2e2") != 3 || moveCount(mirrored, "b2e2") != 0 || mirrored.Games != plain.Games {
+		t.Fatalf("mirrored start tree %+v", mirrored.Moves)
+	}
+	after, _, _ := play(t, "h2e2")
+	child, _ := BuildTree(s, after, Options{Mirror: true})
+	if child.Games != moveCount(mirrored, "h2e2") {
+		t.Fatalf("child total %d, row %d", child.Games, moveCount(mirrored, "h2e2"))
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/xiangqi"
 	"github.com/xqdb/xqdb/index"
 )
 
@@ -50,6 +51,9 @@ func BuildTree(s *index.Store, pos engine.Position, opt Options) (*Tree, error) 
 		}
 		aggs = aggsFromHits(s, hits)
 	}
+	if xp, ok := pos.(*xiangqi.Position); ok && opt.Mirror && xp.MirrorKey() == xp.Key() {
+		aggs = mergeMirrorMoves(aggs)
+	}
 	t := &Tree{Key: pos.Key()}
 	for _, a := range aggs {
 		st := a.stats
@@ -77,4 +81,30 @@ func BuildTree(s *index.Store, pos engine.Position, opt Options) (*Tree, error) 
 		return int(a.Move) - int(b.Move)
 	})
 	return t, nil
+}
+
+// mergeMirrorMoves folds each move of a left-right symmetric position
+// together with its mirror image (h2e2 and b2e2 from the start): with
+// --mirror they lead to the same position, so one row counts both, and a
+// row's count is its child's total. The row keeps the more played move.
+func mergeMirrorMoves(aggs []moveAgg) []moveAgg {
+	out := aggs[:0]
+	for i := range aggs {
+		a := aggs[i]
+		merged := false
+		for j := range out {
+			if !a.end && !out[j].end && out[j].move == xiangqi.MirrorMove(a.move) && a.move != out[j].move {
+				if a.stats.Games > out[j].stats.Games {
+					out[j].move = a.move
+				}
+				out[j].stats.Add(a.stats)
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			out = append(out, a)
+		}
+	}
+	return out
 }

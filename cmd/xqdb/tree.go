@@ -28,6 +28,9 @@ var positionFlags = []cli.Flag{
 // askedPosition sets up the position of --fen and --moves; ok is false when
 // neither is given.
 func askedPosition(c *cli.Context, g engine.Game) (engine.Position, bool, error) {
+	if c.Bool("mirror") && g != engine.Xiangqi {
+		return nil, false, usagef("--mirror is for Xiangqi: a %v position is not found with its mirror image", g)
+	}
 	if !c.IsSet("fen") && !c.IsSet("moves") {
 		return nil, false, nil
 	}
