@@ -1,8 +1,10 @@
 package index
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 
 	"github.com/dgraph-io/badger/v4"
@@ -11,10 +13,11 @@ import (
 // Compact reclaims the space that deletions, re-imports and merges left:
 // it merges the position index's runs into one (so lookups read one value
 // per position), merges the metadata index into one segment (which drops
-// the documents Delete removed), and has Badger rewrite its tables into
-// one level (which drops deleted and overwritten values) and collect its
-// value log. Deletion leaves no tombstones of xqdb's own: Delete rewrites
-// the values it touches.
+// the documents Delete removed), and rewrites Badger's folder with only
+// the live values. Deletion leaves no tombstones of xqdb's own (Delete
+// rewrites the values it touches), but Badger keeps deleted and replaced
+// values in its tables until a compaction reaches their level, which its
+// own Flatten does not force.
 func (s *Store) Compact() error {
 	if s.opts.ReadOnly {
 		return errors.New("index: store is open read-only")
@@ -27,26 +30,92 @@ func (s *Store) Compact() error {
 	if err := s.compactMeta(true); err != nil {
 		return fmt.Errorf("index: merge metadata: %w", err)
 	}
-	// Badger keeps the latest writes in memory tables, which only a close
-	// writes out; flattening then compacts them with the rest.
+	return s.rewriteBadger()
+}
+
+// Folders of a Badger rewrite: the copy being written, and the old folder
+// between the two renames that swap them.
+const (
+	badgerDir     = "badger"
+	badgerCompact = "badger.compact"
+	badgerOld     = "badger.old"
+)
+
+// rewriteBadger streams the live values into a new Badger folder and swaps
+// it in: written in full and closed first, then two renames, so that
+// recoverRewrite can finish or undo a swap that a crash interrupted.
+func (s *Store) rewriteBadger() error {
+	tmp, dir, old := filepath.Join(s.dir, badgerCompact), filepath.Join(s.dir, badgerDir), filepath.Join(s.dir, badgerOld)
+	if err := os.RemoveAll(tmp); err != nil {
+		return err
+	}
+	ndb, err := badger.Open(badgerOptions(tmp, false))
+	if err != nil {
+		return fmt.Errorf("index: rewrite: %w", err)
+	}
+	sw := ndb.NewStreamWriter()
+	err = sw.Prepare()
+	if err == nil {
+		st := s.db.NewStream()
+		st.LogPrefix = "xqdb compact"
+		st.Send = sw.Write
+		err = st.Orchestrate(context.Background())
+	}
+	if err == nil {
+		err = sw.Flush()
+	}
+	if cerr := ndb.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.RemoveAll(tmp)
+		return fmt.Errorf("index: rewrite: %w", err)
+	}
 	if err := s.db.Close(); err != nil {
 		return err
 	}
-	db, err := badger.Open(badgerOptions(filepath.Join(s.dir, "badger"), false))
+	if err := os.Rename(dir, old); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, dir); err != nil {
+		return err
+	}
+	if err := os.RemoveAll(old); err != nil {
+		return err
+	}
+	s.db, err = badger.Open(badgerOptions(dir, false))
 	if err != nil {
-		return fmt.Errorf("index: reopen: %w", err)
+		return fmt.Errorf("index: reopen after the rewrite: %w", err)
 	}
-	s.db = db
-	if err := s.db.Flatten(2); err != nil {
-		return fmt.Errorf("index: flatten: %w", err)
-	}
-	for {
-		err := s.db.RunValueLogGC(0.5)
-		if errors.Is(err, badger.ErrNoRewrite) || errors.Is(err, badger.ErrRejected) {
-			return nil
+	return nil
+}
+
+// recoverRewrite finishes or undoes a Badger rewrite that stopped between
+// its steps: without the Badger folder, a complete copy (it is only
+// renamed once written) takes its place, else the old folder goes back;
+// leftovers are removed.
+func recoverRewrite(dir string) error {
+	cur, tmp, old := filepath.Join(dir, badgerDir), filepath.Join(dir, badgerCompact), filepath.Join(dir, badgerOld)
+	if _, err := os.Stat(cur); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(old); err == nil {
+			from := old
+			if _, err := os.Stat(tmp); err == nil {
+				from = tmp
+			}
+			if err := os.Rename(from, cur); err != nil {
+				return fmt.Errorf("index: recover an interrupted compaction: %w", err)
+			}
 		}
-		if err != nil {
-			return fmt.Errorf("index: value log: %w", err)
+	}
+	if _, err := os.Stat(cur); err != nil {
+		return nil
+	}
+	for _, p := range []string{tmp, old} {
+		if _, err := os.Stat(p); err == nil {
+			if err := os.RemoveAll(p); err != nil {
+				return err
+			}
 		}
 	}
+	return nil
 }

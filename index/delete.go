@@ -272,16 +272,19 @@ func (s *Store) Has(gid uint32) bool {
 }
 
 // GamesFrom returns the ids of the stored games read from any of files
-// (their source as the import stored it), in index order.
+// (their source as the import stored it), members of an archive file
+// ("archive.tar.gz!member.xqf") included, in index order.
 func (s *Store) GamesFrom(files ...string) ([]uint32, error) {
 	if len(files) == 0 {
 		return nil, nil
 	}
-	qs := make([]query.Query, len(files))
-	for i, f := range files {
+	var qs []query.Query
+	for _, f := range files {
 		t := query.NewTermQuery(f)
 		t.SetField("source")
-		qs[i] = t
+		m := query.NewPrefixQuery(f + "!")
+		m.SetField("source")
+		qs = append(qs, t, m)
 	}
 	return s.matching(query.NewDisjunctionQuery(qs))
 }

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
@@ -60,5 +62,43 @@ func TestInterruptedDeleteIsFinished(t *testing.T) {
 	}
 	if err := s.Delete([]uint32{1}); err == nil {
 		t.Fatal("deleting a deleted game succeeded")
+	}
+}
+
+// A compaction stopped between the steps of its folder swap is finished or
+// undone by the next Open.
+func TestRecoverRewrite(t *testing.T) {
+	tests := []struct {
+		name    string
+		present []string // folders there, each holding a file named after it
+		want    string   // whose file the Badger folder then holds
+	}{
+		{"copy being written", []string{badgerDir, badgerCompact}, badgerDir},
+		{"old folder moved aside", []string{badgerOld, badgerCompact}, badgerCompact},
+		{"copy renamed, old folder left", []string{badgerDir, badgerOld}, badgerDir},
+		{"nothing to do", []string{badgerDir}, badgerDir},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for _, d := range tc.present {
+				if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, d, d), nil, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := recoverRewrite(dir); err != nil {
+				t.Fatal(err)
+			}
+			entries, _ := os.ReadDir(dir)
+			if len(entries) != 1 || entries[0].Name() != badgerDir {
+				t.Fatalf("folders left: %v", entries)
+			}
+			if _, err := os.Stat(filepath.Join(dir, badgerDir, tc.want)); err != nil {
+				t.Fatalf("the Badger folder is not the %s one: %v", tc.want, err)
+			}
+		})
 	}
 }

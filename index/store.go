@@ -96,6 +96,9 @@ type Store struct {
 // Open opens the database in dir, creating it unless opts.ReadOnly.
 func Open(dir string, opts Options) (*Store, error) {
 	opts = opts.withDefaults()
+	if err := recoverRewrite(dir); err != nil {
+		return nil, err
+	}
 	bdir := filepath.Join(dir, "badger")
 	if opts.ReadOnly {
 		if _, err := os.Stat(bdir); err != nil {

@@ -25,8 +25,15 @@ func main() {
 	}
 	defer s.Close()
 	rng := rand.New(rand.NewPCG(*seed, 2))
-	for i := 0; i < *n && s.Games() > 0; i++ {
-		r, err := s.Game(uint32(1 + rng.IntN(s.Games())))
+	// The stored games' ids (1..Games() unless some were deleted: then
+	// the same seed samples other games).
+	var ids []uint32
+	if err := s.EachGame(func(gid uint32, _ index.Attrs) { ids = append(ids, gid) }); err != nil {
+		fmt.Fprintln(os.Stderr, "sample:", err)
+		os.Exit(1)
+	}
+	for i := 0; i < *n && len(ids) > 0; i++ {
+		r, err := s.Game(ids[rng.IntN(len(ids))])
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "sample:", err)
 			os.Exit(1)

@@ -15,10 +15,11 @@ var compactCommand = &cli.Command{
 	ArgsUsage: " ",
 	Description: `Rewrites the database to take less space and answer from fewer values:
 merges the position index's runs into one, merges the metadata index into
-one segment (which drops the documents of deleted games), and has Badger
-rewrite its tables into one level (dropping deleted and overwritten values)
-and collect its value log. The answers do not change. It needs the
-database to itself, like an import.
+one segment (which drops the documents of deleted games), and rewrites
+Badger's folder with the live values only (deleted and replaced values
+stay in Badger's files until then). The answers do not change. It needs
+the database to itself, like an import, and room for a copy of Badger's
+folder; if it is stopped, the next command finishes or undoes the swap.
 
 Example:
    xqdb delete --source wrong-file.pgn && xqdb compact`,
@@ -39,14 +40,19 @@ func runCompact(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// Sizes are taken with the store closed: an open Badger has its value
+	// log file grown to its full size ahead of writes.
+	b, m := s.DiskBytes()
+	sum := compactSummary{Games: s.Games(), BytesBefore: b + m}
 	s.Close()
 	if s, err = index.Open(c.String("db"), index.Options{}); err != nil {
 		return err
 	}
-	defer s.Close()
-	b, m := s.DiskBytes()
-	sum := compactSummary{Games: s.Games(), BytesBefore: b + m}
-	if err := s.Compact(); err != nil {
+	err = s.Compact()
+	if cerr := s.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
 		return err
 	}
 	b, m = s.DiskBytes()

@@ -20,8 +20,8 @@ var deleteCommand = &cli.Command{
 	ArgsUsage: "[ID...]",
 	Description: `Removes the games given by id, those matching --query, and those imported
 from --source FILE (as many --source as needed; the path as given to
-import, or the same file by another path). A game selected several ways is
-removed once. The games leave every index: records, positions (trees and
+import, or the same file by another path; an archive takes its members'
+games with it). A game selected several ways is removed once. The games leave every index: records, positions (trees and
 game lists count them no more), metadata and the de-duplication hashes
 (importing them again stores them again); afterwards the database answers
 exactly as if they had never been imported. Ids are not reused.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"archive/tar"
 	"compress/gzip"
 	"encoding/json"
 	"fmt"
@@ -250,6 +251,13 @@ func TestDeleteSelects(t *testing.T) {
 	}
 	db := filepath.Join(dir, "db")
 	importJSON(t, "--db", db, a, b)
+	// A member of an archive goes with --source of the archive.
+	tgz := filepath.Join(dir, "c.tar.gz")
+	writeTarGz(t, tgz, "c.pgn", pgnGame("Fischer, Robert", "Spassky, Boris", "1972.07.11", "0-1", "1. c4 e6 2. Nf3 d5"))
+	importJSON(t, "--db", db, tgz)
+	if sum := deleteJSON(t, "--db", db, "--source", tgz); sum.Deleted != 1 || sum.IDs[0] != 5 {
+		t.Fatalf("delete --source of an archive: %+v", sum)
+	}
 	if code, _, stderr := runCLI(t, "delete", "--db", db); code != exitUsage {
 		t.Fatalf("delete with no selection: exit %d (%s), want %d", code, stderr, exitUsage)
 	}
@@ -277,5 +285,28 @@ func TestDeleteSelects(t *testing.T) {
 	}
 	if st := statsOf(t, db); st.Games != 0 {
 		t.Fatalf("%d games left", st.Games)
+	}
+}
+
+func writeTarGz(t *testing.T, path, name, content string) {
+	t.Helper()
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zw := gzip.NewWriter(f)
+	tw := tar.NewWriter(zw)
+	if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(content))}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := tw.Write([]byte(content)); err != nil {
+		t.Fatal(err)
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
 	}
 }
