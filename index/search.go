@@ -60,6 +60,9 @@ func (s *Store) Search(within []uint32, queries ...string) ([]uint32, error) {
 // every hit and keep them all in a heap to sort them (half a second for
 // a query a hundred thousand games match), and callers want the set.
 func (s *Store) matching(q query.Query) ([]uint32, error) {
+	if s.meta == nil {
+		return nil, s.errNoMetadata()
+	}
 	adv, err := s.meta.Advanced()
 	if err != nil {
 		return nil, err

@@ -78,7 +78,7 @@ type Store struct {
 	dir  string
 	opts Options
 	db   *badger.DB
-	meta bleve.Index
+	meta bleve.Index // nil when read-only and the metadata index is missing
 	man  manifest
 	// manMu guards the manifest writes of the import goroutine and the
 	// background metadata indexer.
@@ -104,10 +104,12 @@ func Open(dir string, opts Options) (*Store, error) {
 		if _, err := os.Stat(bdir); err != nil {
 			return nil, fmt.Errorf("%w: %s", ErrNoStore, dir)
 		}
+	} else if err := checkStoreDir(dir); err != nil {
+		return nil, err
 	} else if err := os.MkdirAll(bdir, 0o755); err != nil {
 		return nil, err
 	}
-	db, err := badger.Open(badgerOptions(bdir, opts.ReadOnly))
+	db, err := openBadger(badgerOptions(bdir, opts.ReadOnly))
 	if err != nil {
 		return nil, fmt.Errorf("index: open %s: %w", bdir, err)
 	}
@@ -120,7 +122,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	if s.meta, err = openMeta(filepath.Join(dir, "meta.bleve"), opts.ReadOnly); err != nil {
+	if err := s.openMetaIndex(); err != nil {
 		db.Close()
 		return nil, err
 	}

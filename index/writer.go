@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/bits"
+	"path/filepath"
 	"slices"
 
 	"github.com/blevesearch/bleve/v2/mapping"
@@ -80,6 +81,10 @@ type Writer struct {
 	// the run being written in the background, and its result
 	inflight *runData
 	done     chan error
+	// written estimates the bytes this writer's runs wrote (space.go);
+	// diskFull is set once a run found too little space.
+	written  int64
+	diskFull bool
 }
 
 // pendingDoc is a game whose metadata document is still to be indexed.
@@ -334,6 +339,12 @@ func (w *Writer) Flush() error {
 	s := w.s
 	rd := &runData{run: s.man.NextRun, recs: w.recs, occ: w.occ, attrs: w.attrs, docs: w.docs, next: w.next,
 		chunks: s.attrChunks(w.recs[0].gid, w.next)}
+	size := runBytes(rd)
+	if err := s.ensureSpace(size, w.written); err != nil {
+		w.diskFull = true
+		return err
+	}
+	w.written += size
 	if err := s.updateManifest(func(m *manifest) { m.NextRun++; m.Pending = rd.run }); err != nil {
 		return err
 	}
@@ -708,10 +719,13 @@ func (t *tailWriter) finish() error {
 // run writes and merges touch different stores, so they run side by side.
 func (w *Writer) Close() error {
 	err := w.Flush() // the last run goes to the background writer, its documents to Bleve
+	diskFull := w.diskFull
 	metaDone := make(chan error, 1)
 	go func() {
 		err := w.meta.close()
-		if err == nil && w.added > 0 {
+		// A merge writes the merged segment beside the old ones: skip it
+		// when the disk could not hold it (the next import merges).
+		if err == nil && w.added > 0 && !diskFull && w.s.roomFor(allocatedTree(filepath.Join(w.s.dir, "meta.bleve"))) {
 			err = w.s.compactMeta(w.added >= w.gamesBefore)
 		}
 		metaDone <- err
@@ -719,7 +733,9 @@ func (w *Writer) Close() error {
 	if werr := w.wait(); err == nil {
 		err = werr
 	}
-	if err == nil && len(w.s.man.LiveRuns) > w.s.opts.MaxRuns {
+	// Merging runs rewrites the position index beside the old runs: only
+	// with room for a copy of the store.
+	if err == nil && len(w.s.man.LiveRuns) > w.s.opts.MaxRuns && w.s.roomFor(allocatedBytes(filepath.Join(w.s.dir, "badger"))) {
 		err = w.s.mergeRuns()
 	}
 	if merr := <-metaDone; err == nil {

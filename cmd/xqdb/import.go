@@ -2,12 +2,16 @@ package main
 
 import (
 	"bufio"
+	"context"
+	"errors"
 	"fmt"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -45,9 +49,18 @@ the database.
    moves  the same start and moves alone (xqdb before 2026-12): the first
           game stored wins, whatever its players, date or result.
 
-An import is crash-safe: if it is killed, run the same command again; the
-store opens, the interrupted part is redone, and the result equals an
+An import is crash-safe. Ctrl-C (or SIGTERM) stops it cleanly: the games
+read so far are saved, it says "interrupted: N games saved; rerun the same
+command to finish" and exits with code 130. If it is killed outright or the
+power fails, the database keeps every run committed before, and reads work
+on it at once. When the disk fills up it stops with "disk full" (exit 1)
+before writing what the disk cannot hold. In every case, run the same
+command again: the games already saved are reported as "already in the
+database" (not as duplicates), the rest is added, and the result equals an
 uninterrupted import.
+
+--db must be an xqdb database, an empty folder or a new one: import does not
+write a database among other files.
 
 Example:
    xqdb import --report rejects.jsonl games/`,
@@ -69,14 +82,17 @@ Example:
 // importSummary is the --json output of import.
 type importSummary struct {
 	// Unreadable counts files and archive members that gave no game.
-	Unreadable int     `json:"unreadable_files"`
-	Games      int     `json:"games"`
-	Added      int     `json:"added"`
-	Duplicates int     `json:"duplicates"`
-	Rejected   int     `json:"rejected"`
-	Positions  int     `json:"positions"`
-	Seconds    float64 `json:"seconds"`
-	Mismatches int     `json:"result_mismatches"`
+	Unreadable int `json:"unreadable_files"`
+	Games      int `json:"games"`
+	Added      int `json:"added"`
+	// AlreadySaved counts records an earlier import of the same file
+	// stored (an interrupted one, or the same file imported again).
+	AlreadySaved int     `json:"already_saved"`
+	Duplicates   int     `json:"duplicates"`
+	Rejected     int     `json:"rejected"`
+	Positions    int     `json:"positions"`
+	Seconds      float64 `json:"seconds"`
+	Mismatches   int     `json:"result_mismatches"`
 }
 
 func runImport(c *cli.Context) error {
@@ -127,15 +143,24 @@ func runImport(c *cli.Context) error {
 		rep = newReportWriter(repF)
 	}
 	s, err := index.Open(c.String("db"), index.Options{RunGames: c.Int("run-games")})
+	if errors.Is(err, index.ErrNotDatabase) {
+		return usageError{err}
+	}
 	if err != nil {
 		return err
 	}
 	defer s.Close()
+	gamesBefore, lastBefore := s.Games(), s.LastGid()
 	w, err := s.NewWriter()
 	if err != nil {
 		return err
 	}
 	w.SetDedupe(dedupe)
+	// Ctrl-C or SIGTERM stops reading; the games read so far are saved
+	// below. A second signal kills at once (stop restores the default).
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { <-ctx.Done(); stop() }()
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "import")
 	var sum importSummary
 	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, markRepeats: true, mainLineOnly: true, encoding: enc,
@@ -155,12 +180,16 @@ func runImport(c *cli.Context) error {
 	stored := map[textKey]uint32{}
 	own := p.replayer // for repeats of rejected records, replayed here
 	duplicate := func(it *item, gid uint32) error {
+		if gid <= lastBefore && savedFrom(s, gid, it) {
+			sum.AlreadySaved++
+			return nil
+		}
 		sum.Duplicates++
 		src := it.rec.Source
 		return rep.write(reportLine{File: src.File, Game: src.Game, Offset: src.Offset, Line: src.Line,
 			Kind: "duplicate", Reason: fmt.Sprintf("already stored as game %d", gid), DuplicateOf: &gameRef{ID: gid}})
 	}
-	err = p.run(c.Context, func(it *item) error {
+	err = p.run(ctx, func(it *item) error {
 		if l, ok := unreadableFile(it, c.App.ErrWriter); ok {
 			sum.Unreadable++
 			return rep.write(l)
@@ -195,8 +224,20 @@ func runImport(c *cli.Context) error {
 		return nil
 	})
 	finish()
-	if err = commitAll(firstError(err, w.Close, rep.flush), repF); err != nil {
+	interrupted := errors.Is(err, context.Canceled) && ctx.Err() != nil && c.Context.Err() == nil
+	if interrupted {
+		err = nil
+	}
+	err = commitAll(firstError(err, w.Close, rep.flush), repF)
+	saved := s.Games() - gamesBefore
+	if errors.Is(err, index.ErrDiskFull) {
+		return fmt.Errorf("%w; %d games saved; free some space and rerun the same command to finish", err, saved)
+	}
+	if err != nil {
 		return err
+	}
+	if interrupted {
+		return cli.Exit(fmt.Sprintf("interrupted: %d games saved; rerun the same command to finish", saved), exitInterrupted)
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	if c.Bool("json") {
@@ -205,8 +246,12 @@ func runImport(c *cli.Context) error {
 	if sum.Unreadable > 0 {
 		fmt.Fprintf(c.App.Writer, "%d unreadable files (see above); ", sum.Unreadable)
 	}
-	fmt.Fprintf(c.App.Writer, "games %d: %d added, %d duplicates, %d rejected; %d positions indexed in %.1fs (%.0f games/s); database %s holds %d games\n",
-		sum.Games, sum.Added, sum.Duplicates, sum.Rejected, sum.Positions, sum.Seconds, float64(sum.Games)/sum.Seconds, s.Dir(), s.Games())
+	already := ""
+	if sum.AlreadySaved > 0 {
+		already = fmt.Sprintf(", %d already in the database", sum.AlreadySaved)
+	}
+	fmt.Fprintf(c.App.Writer, "games %d: %d added%s, %d duplicates, %d rejected; %d positions indexed in %.1fs (%.0f games/s); database %s holds %d games\n",
+		sum.Games, sum.Added, already, sum.Duplicates, sum.Rejected, sum.Positions, sum.Seconds, float64(sum.Games)/sum.Seconds, s.Dir(), s.Games())
 	return nil
 }
 
@@ -227,7 +272,7 @@ func indexGame(rec *importer.Record, g *replay.Game) *index.Game {
 			Opening: op.Code, OpeningName: op.FullName(),
 			Game: g.Game, StartFEN: g.StartFEN, Moves: g.Moves, Ranks: g.Ranks, Result: g.Result, Termination: g.Termination.Status, Tags: tags,
 			Rulings: g.Rulings,
-			Source:  index.Source{File: rec.Source.File, Index: rec.Source.Game, Offset: rec.Source.Offset},
+			Source:  storedSource(rec),
 		},
 		Keys: g.Keys,
 	}
@@ -245,6 +290,19 @@ func absolutePaths(paths []string) error {
 		}
 	}
 	return nil
+}
+
+// storedSource is where a stored game says it came from.
+func storedSource(rec *importer.Record) index.Source {
+	return index.Source{File: rec.Source.File, Index: rec.Source.Game, Offset: rec.Source.Offset}
+}
+
+// savedFrom reports whether stored game gid is the record it.rec itself,
+// saved by an earlier import of the same file (an interrupted one, or the
+// same command run again), rather than another record of the same game.
+func savedFrom(s *index.Store, gid uint32, it *item) bool {
+	r, err := s.Game(gid)
+	return err == nil && r.Source == storedSource(&it.rec)
 }
 
 // importMemoryLimit is the heap an import aims to stay under: a quarter of

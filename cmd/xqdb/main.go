@@ -20,6 +20,9 @@ const (
 	exitOK      = 0
 	exitFailure = 1
 	exitUsage   = 2
+	// exitInterrupted is an import stopped by Ctrl-C or SIGTERM, its games
+	// saved so far (128 + SIGINT, as shells report it).
+	exitInterrupted = 130
 )
 
 func main() {

@@ -1,0 +1,231 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// xqdbProc runs xqdb as a subprocess (the test binary standing in, see
+// TestMain): a crash there fails the test instead of ending it.
+func xqdbProc(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "XQDB_TEST_MAIN=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errb.String()
+}
+
+func ccpdImportArgs(db string) []string {
+	return []string{"import", "--db", db, "--run-games", "300", "--json", fixture("ccpd-masters-3001.pgn.gz")}
+}
+
+// readableGames checks that reads work on db after an import stopped
+// early (stats, a tree, a metadata query, each in its own process) and
+// returns how many games it holds.
+func readableGames(t *testing.T, db string) int {
+	t.Helper()
+	code, out, stderr := xqdbProc(t, "stats", "--db", db, "--json")
+	var st statsJSON
+	if code != exitOK || json.Unmarshal([]byte(out), &st) != nil {
+		t.Fatalf("stats after the stop: exit %d: %s", code, firstLines(stderr))
+	}
+	code, out, stderr = xqdbProc(t, "tree", "--db", db, "--json")
+	var tr treeJSON
+	if code != exitOK || json.Unmarshal([]byte(out), &tr) != nil || tr.Games+tr.EndedHere != st.Games {
+		t.Fatalf("tree after the stop: exit %d, %d games of %d: %s", code, tr.Games, st.Games, firstLines(stderr))
+	}
+	if code, _, stderr = xqdbProc(t, "games", "--db", db, "--query", `black:"胡榮華"`, "--limit", "1"); code != exitOK {
+		t.Fatalf("games --query after the stop: exit %d: %s", code, firstLines(stderr))
+	}
+	return st.Games
+}
+
+func firstLines(s string) string {
+	lines := strings.SplitN(s, "\n", 6)
+	return strings.Join(lines[:min(len(lines), 5)], "\n")
+}
+
+// finishImport reruns the import on db, which holds saved games from
+// stopped imports: they must be reported as already in the database (not
+// as duplicates), and the result must equal an uninterrupted import.
+func finishImport(t *testing.T, db string, saved int) {
+	t.Helper()
+	code, out, stderr := xqdbProc(t, ccpdImportArgs(db)...)
+	var sum importSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || code != exitOK {
+		t.Fatalf("final import: exit %d: %s", code, firstLines(stderr))
+	}
+	if sum.AlreadySaved != saved || sum.Duplicates != 0 || sum.Added+saved != 2999 {
+		t.Fatalf("final import: %+v; want %d already saved, 0 duplicates, %d added", sum, saved, 2999-saved)
+	}
+	sameAsUninterrupted(t, db)
+}
+
+func sameAsUninterrupted(t *testing.T, db string) {
+	t.Helper()
+	want := ccpdDB(t)
+	stats := func(db string) statsJSON {
+		code, out, _ := runCLI(t, "stats", "--db", db, "--json")
+		var s statsJSON
+		if err := json.Unmarshal([]byte(out), &s); err != nil || code != exitOK {
+			t.Fatalf("stats: %v", err)
+		}
+		return s
+	}
+	if got, exp := stats(db), stats(want); got.Games != exp.Games || got.Plies != exp.Plies || got.Positions != exp.Positions {
+		t.Fatalf("after the stops: %d games, %d plies, %d positions; uninterrupted: %d, %d, %d", got.Games, got.Plies, got.Positions, exp.Games, exp.Plies, exp.Positions)
+	}
+	for _, moves := range []string{"", "h2e2", "h2e2 h9g7 h0g2", "c3c4", "b2e2 h9g7"} {
+		a, b := treeOf(t, "--db", db, "--moves", moves), treeOf(t, "--db", want, "--moves", moves)
+		a.FEN, b.FEN = "", ""
+		ja, _ := json.Marshal(a)
+		jb, _ := json.Marshal(b)
+		if string(ja) != string(jb) {
+			t.Fatalf("tree after %q differs:\n got %s\nwant %s", moves, ja, jb)
+		}
+	}
+	for _, q := range []string{`black:"胡榮華"`, "date:>=1990", "result:1-0"} {
+		if got, exp := countQuery(t, db, q), countQuery(t, want, q); got != exp || exp == 0 {
+			t.Fatalf("metadata index differs after the stops: %s finds %d games, %d uninterrupted", q, got, exp)
+		}
+	}
+}
+
+// TestImportSurvivesKill stops a real import subprocess in each way an
+// import can end early, then reruns it: reads work on what the stopped
+// import committed (issue 13 points 8 and 9), the rerun reports those games
+// as already in the database, and the database ends as an uninterrupted
+// import leaves it.
+func TestImportSurvivesKill(t *testing.T) {
+	if testing.Short() {
+		t.Skip("subprocess kill test")
+	}
+	t.Run("kill -9", func(t *testing.T) {
+		db := filepath.Join(t.TempDir(), "db")
+		rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 1))
+		saved := 0
+		for i := 0; i < 5; i++ {
+			cmd := exec.Command(os.Args[0], ccpdImportArgs(db)...)
+			cmd.Env = append(os.Environ(), "XQDB_TEST_MAIN=1")
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(time.Duration(50+rng.IntN(600)) * time.Millisecond)
+			_ = cmd.Process.Signal(syscall.SIGKILL)
+			_ = cmd.Wait()
+			if _, err := os.Stat(filepath.Join(db, "badger")); err != nil {
+				continue // killed before it created the store
+			}
+			n := readableGames(t, db)
+			if n < saved {
+				t.Fatalf("kill %d: %d games, %d before", i, n, saved)
+			}
+			saved = n
+		}
+		finishImport(t, db, saved)
+	})
+	t.Run("interrupt", func(t *testing.T) {
+		// The signal must come after the import has set up its handler and
+		// before it ends: adjust the delay until it does.
+		delay := 800 * time.Millisecond
+		for attempt := 0; ; attempt++ {
+			db := filepath.Join(t.TempDir(), "db")
+			cmd := exec.Command(os.Args[0], ccpdImportArgs(db)...)
+			cmd.Env = append(os.Environ(), "XQDB_TEST_MAIN=1")
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(delay)
+			_ = cmd.Process.Signal(syscall.SIGINT)
+			_ = cmd.Wait()
+			code := cmd.ProcessState.ExitCode()
+			if attempt < 6 && code == -1 { // killed before the handler was set
+				delay *= 2
+				continue
+			}
+			if attempt < 6 && code == exitOK { // finished before the signal
+				delay /= 2
+				continue
+			}
+			m := regexp.MustCompile(`(?m)^xqdb: interrupted: (\d+) games saved; rerun the same command to finish$`).FindStringSubmatch(stderr.String())
+			if code != exitInterrupted || m == nil {
+				t.Fatalf("after SIGINT: exit %d, stderr:\n%s", code, firstLines(stderr.String()))
+			}
+			saved, _ := strconv.Atoi(m[1])
+			if n := readableGames(t, db); n != saved {
+				t.Fatalf("interrupted import says %d games saved; the database holds %d", saved, n)
+			}
+			finishImport(t, db, saved)
+			return
+		}
+	})
+	t.Run("disk full", func(t *testing.T) {
+		mnt := t.TempDir()
+		if err := syscall.Mount("tmpfs", mnt, "tmpfs", 0, "size=8m"); err != nil {
+			t.Skipf("the disk-full case mounts a small tmpfs, which needs root: %v", err)
+		}
+		t.Cleanup(func() { _ = syscall.Unmount(mnt, syscall.MNT_DETACH) })
+		db := filepath.Join(mnt, "db")
+		code, _, stderr := xqdbProc(t, ccpdImportArgs(db)...)
+		lines := strings.Split(strings.TrimSpace(stderr), "\n")
+		if code != exitFailure || len(lines) != 1 || !strings.Contains(lines[0], "disk full") {
+			t.Fatalf("import on a full disk: exit %d, %d lines on stderr:\n%s", code, len(lines), firstLines(stderr))
+		}
+		saved := readableGames(t, db)
+		if saved == 0 || saved == 2999 {
+			t.Fatalf("the 8 MiB disk held %d games: adjust the test's disk size to fill it mid-import", saved)
+		}
+		if !strings.Contains(lines[0], strconv.Itoa(saved)+" games saved") {
+			t.Errorf("disk full message does not say the %d games saved: %s", saved, lines[0])
+		}
+		if err := syscall.Mount("tmpfs", mnt, "tmpfs", syscall.MS_REMOUNT, "size=200m"); err != nil {
+			t.Fatal(err)
+		}
+		finishImport(t, db, saved)
+	})
+}
+
+// TestImportRefusesForeignFolder: --db naming a folder of other files
+// (a typo, or the archive folder itself) is refused before anything is
+// written there (issue 13 point 12).
+func TestImportRefusesForeignFolder(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "thesis.tex"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runCLI(t, "import", "--db", dir, fixture("pgnmentor-capablanca-fischer.pgn.gz"))
+	if code != exitUsage || !strings.Contains(stderr, dir) || !strings.Contains(stderr, "not an xqdb database") {
+		t.Fatalf("import into a folder of other files: exit %d: %s", code, stderr)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Fatalf("the refused import wrote into %s: %v", dir, entries)
+	}
+	// An empty folder, or a new one, becomes a database.
+	empty := t.TempDir()
+	if code, _, stderr := runCLI(t, "import", "--db", empty, fixture("pgnmentor-capablanca-fischer.pgn.gz")); code != exitOK {
+		t.Fatalf("import into an empty folder: exit %d: %s", code, stderr)
+	}
+	if code, _, stderr := runCLI(t, "import", "--db", empty, fixture("pgnmentor-capablanca-fischer.pgn.gz")); code != exitOK {
+		t.Fatalf("import into an existing database: exit %d: %s", code, stderr)
+	}
+}
