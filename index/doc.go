@@ -42,4 +42,8 @@
 //	reader.go    lookups: positions, games, attributes
 //	search.go    metadata queries (Bleve query strings, adapted to the fields)
 //	usage.go     bytes on disk per key kind (xqdb stats)
+//	safety.go    opening safely: foreign folders, recovery after a kill, a missing metadata index
+//	space.go     free-space checks before writing (a full disk must not SIGBUS Badger)
+//	check.go     comparing records, positions and metadata (xqdb check)
+//	reindex.go   rebuilding the position or metadata index from the records
 package index

@@ -28,6 +28,9 @@ type Options struct {
 	// ReadOnly opens without write access (several readers may share a
 	// store; no writer may run at the same time).
 	ReadOnly bool
+	// Existing opens only a store that exists (ErrNoStore otherwise): a
+	// writable open for maintenance, which must not create one.
+	Existing bool
 	// RunGames is how many games an import buffers before writing a run
 	// (default 50,000).
 	RunGames int
@@ -100,14 +103,18 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	bdir := filepath.Join(dir, "badger")
-	if opts.ReadOnly {
+	if opts.ReadOnly || opts.Existing {
 		if _, err := os.Stat(bdir); err != nil {
 			return nil, fmt.Errorf("%w: %s", ErrNoStore, dir)
 		}
-	} else if err := checkStoreDir(dir); err != nil {
-		return nil, err
-	} else if err := os.MkdirAll(bdir, 0o755); err != nil {
-		return nil, err
+	}
+	if !opts.ReadOnly {
+		if err := checkStoreDir(dir); err != nil {
+			return nil, err
+		}
+		if err := os.MkdirAll(bdir, 0o755); err != nil {
+			return nil, err
+		}
 	}
 	db, err := openBadger(badgerOptions(bdir, opts.ReadOnly))
 	if err != nil {

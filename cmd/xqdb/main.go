@@ -65,6 +65,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		}
 		return ec.ExitCode()
 	}
+	if errors.Is(err, index.ErrNoMetadata) {
+		report(stderr, args, err, "failure", "rebuild it from the game records with xqdb reindex --metadata")
+		return exitFailure
+	}
 	report(stderr, args, err, "failure", "")
 	return exitFailure
 }
@@ -152,5 +156,5 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 
 // commands lists the subcommands in the order --help shows them.
 func commands() []*cli.Command {
-	return []*cli.Command{perftCommand, positionCommand, cleanCommand, convertCommand, importCommand, twinsCommand, deleteCommand, compactCommand, classifyCommand, treeCommand, gamesCommand, showCommand, exportCommand, statsCommand, demoCommand, uciCommand, selfplayCommand, versionCommand}
+	return []*cli.Command{perftCommand, positionCommand, cleanCommand, convertCommand, importCommand, twinsCommand, deleteCommand, compactCommand, classifyCommand, treeCommand, gamesCommand, showCommand, exportCommand, statsCommand, checkCommand, reindexCommand, demoCommand, uciCommand, selfplayCommand, versionCommand}
 }

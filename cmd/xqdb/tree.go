@@ -72,6 +72,9 @@ func openStore(c *cli.Context) (*index.Store, error) {
 	case err != nil && strings.Contains(err.Error(), "Cannot acquire directory lock"):
 		return nil, fmt.Errorf("%s is in use by another xqdb (an import?); try again when it has finished: %w", c.String("db"), err)
 	}
+	if err == nil && s.MetadataMissing() && c.Command.Name != "check" {
+		fmt.Fprintf(c.App.ErrWriter, "xqdb: warning: %s has no metadata index (meta.bleve): --query and game lists cannot be answered; rebuild it with xqdb reindex --metadata --db %s\n", s.Dir(), s.Dir())
+	}
 	return s, err
 }
 

@@ -1,0 +1,146 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+func checkOf(t *testing.T, db string) (int, checkJSON) {
+	t.Helper()
+	code, out, stderr := runCLI(t, "check", "--db", db, "--json")
+	var rep checkJSON
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("check: exit %d: %v: %s", code, err, stderr)
+	}
+	return code, rep
+}
+
+type checkJSON struct {
+	Games              int      `json:"games"`
+	Positions          int64    `json:"positions"`
+	ExpectedPositions  int64    `json:"expected_positions"`
+	PositionMismatches int      `json:"position_mismatches"`
+	MetadataMissing    bool     `json:"metadata_missing"`
+	MetadataDocs       int      `json:"metadata_documents"`
+	MissingMetadata    int      `json:"missing_metadata"`
+	Problems           []string `json:"problems"`
+}
+
+func gamesTotal(t *testing.T, db string, args ...string) int {
+	t.Helper()
+	code, out, stderr := runCLI(t, append([]string{"games", "--db", db, "--json", "--limit", "1"}, args...)...)
+	var gl gamesJSON
+	if err := json.Unmarshal([]byte(out), &gl); err != nil || code != exitOK {
+		t.Fatalf("games %v: exit %d: %s", args, code, stderr)
+	}
+	return gl.Total
+}
+
+// TestCheckAndReindex: a database that lost its metadata index says so on
+// every read and points to xqdb reindex; check finds a missing metadata
+// index and missing positions; reindex rebuilds either from the records,
+// and the database answers as before (issue 13 point 11).
+func TestCheckAndReindex(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "db")
+	src := fixture("pgnmentor-capablanca-fischer.pgn.gz")
+	if code, _, stderr := runCLI(t, "import", "--db", db, "--run-games", "200", src); code != exitOK {
+		t.Fatalf("import: %s", stderr)
+	}
+	code, rep := checkOf(t, db)
+	if code != exitOK || len(rep.Problems) != 0 || rep.Games == 0 || rep.Positions != rep.ExpectedPositions || rep.MetadataDocs != rep.Games {
+		t.Fatalf("check of a fresh import: exit %d, %+v", code, rep)
+	}
+	games := rep.Games
+	trees := map[string]treeJSON{}
+	for _, moves := range []string{"", "e4", "e4 c5", "d4 Nf6 c4", "Nf3"} {
+		trees[moves] = treeOf(t, "--db", db, "--game", "chess", "--moves", moves)
+	}
+	sameTrees := func(when string) {
+		t.Helper()
+		for moves, want := range trees {
+			got := treeOf(t, "--db", db, "--game", "chess", "--moves", moves)
+			jg, _ := json.Marshal(got)
+			jw, _ := json.Marshal(want)
+			if string(jg) != string(jw) {
+				t.Fatalf("%s: tree after %q:\n got %s\nwant %s", when, moves, jg, jw)
+			}
+		}
+	}
+	const q = "white:capablanca"
+	byCapablanca := gamesTotal(t, db, "--query", q)
+	if byCapablanca == 0 || byCapablanca == games {
+		t.Fatalf("%s finds %d of %d games", q, byCapablanca, games)
+	}
+
+	// The metadata index is lost.
+	if err := os.RemoveAll(filepath.Join(db, "meta.bleve")); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"games", "--db", db}, {"games", "--db", db, "--query", q}} {
+		code, _, stderr := runCLI(t, args...)
+		if code != exitFailure || !strings.Contains(stderr, "metadata index") || !strings.Contains(stderr, "xqdb reindex --metadata") {
+			t.Fatalf("%v without a metadata index: exit %d: %s", args, code, stderr)
+		}
+	}
+	if code, _, stderr := runCLI(t, "tree", "--db", db, "--moves", "e4"); code != exitOK || !strings.Contains(stderr, "xqdb reindex --metadata") {
+		t.Fatalf("tree without a metadata index: exit %d, stderr %q", code, stderr)
+	}
+	if code, rep := checkOf(t, db); code != exitFailure || !rep.MetadataMissing || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0], "reindex --metadata") {
+		t.Fatalf("check without a metadata index: exit %d, %+v", code, rep)
+	}
+	if code, _, stderr := runCLI(t, "reindex", "--db", db, "--metadata"); code != exitOK {
+		t.Fatalf("reindex --metadata: exit %d: %s", code, stderr)
+	}
+	if n, m := gamesTotal(t, db), gamesTotal(t, db, "--query", q); n != games || m != byCapablanca {
+		t.Fatalf("after reindex --metadata: %d games, %s %d; want %d, %d", n, q, m, games, byCapablanca)
+	}
+	if code, rep := checkOf(t, db); code != exitOK || len(rep.Problems) != 0 {
+		t.Fatalf("check after reindex --metadata: exit %d, %+v", code, rep)
+	}
+	// The import a user would try repairs it too.
+	if err := os.RemoveAll(filepath.Join(db, "meta.bleve")); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := runCLI(t, "import", "--db", db, src); code != exitOK {
+		t.Fatalf("import: %s", stderr)
+	}
+	if n := gamesTotal(t, db, "--query", q); n != byCapablanca {
+		t.Fatalf("after an import into a database without its metadata index: %s finds %d games, want %d", q, n, byCapablanca)
+	}
+
+	// The position index loses its tail blocks.
+	bdb, err := badger.Open(badger.DefaultOptions(filepath.Join(db, "badger")).WithLogger(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := bdb.DropPrefix([]byte("t|")); err != nil {
+		t.Fatal(err)
+	}
+	if err := bdb.Close(); err != nil {
+		t.Fatal(err)
+	}
+	code, rep = checkOf(t, db)
+	if code != exitFailure || rep.PositionMismatches == 0 || rep.Positions >= rep.ExpectedPositions || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0], "reindex --positions") {
+		t.Fatalf("check without tail blocks: exit %d, %+v", code, rep)
+	}
+	// Small runs: the rebuild writes several and merges them.
+	if code, _, stderr := runCLI(t, "reindex", "--db", db, "--positions", "--run-games", "100"); code != exitOK {
+		t.Fatalf("reindex --positions: exit %d: %s", code, stderr)
+	}
+	if code, rep := checkOf(t, db); code != exitOK || len(rep.Problems) != 0 {
+		t.Fatalf("check after reindex --positions: exit %d, %+v", code, rep)
+	}
+	sameTrees("after reindex --positions")
+	if code, _, stderr := runCLI(t, "reindex", "--db", db); code != exitOK {
+		t.Fatalf("reindex: exit %d: %s", code, stderr)
+	}
+	sameTrees("after reindex")
+	if code, _, _ := runCLI(t, "reindex", "--db", filepath.Join(t.TempDir(), "none")); code != exitFailure {
+		t.Fatalf("reindex of no database: exit %d", code)
+	}
+}

@@ -1,0 +1,199 @@
+package index
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strconv"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/xqdb/xqdb/engine/games"
+)
+
+// CheckReport is what Check found: the store's three parts compared with
+// one another. Game lists hold at most maxListed ids; the counts are whole.
+type CheckReport struct {
+	Games int `json:"games"` // committed games
+	// Records: committed games without a record, and records that do not
+	// decode or replay.
+	MissingRecords    int      `json:"missing_records"`
+	BadRecords        int      `json:"bad_records"`
+	BadRecordIDs      []uint32 `json:"bad_record_ids,omitempty"`
+	MissingRecordIDs  []uint32 `json:"missing_record_ids,omitempty"`
+	Positions         int64    `json:"positions"`          // postings in the position index
+	ExpectedPositions int64    `json:"expected_positions"` // distinct positions of the records
+	// PositionMismatches counts the games whose postings are not exactly
+	// their distinct positions (missing or extra).
+	PositionMismatches  int      `json:"position_mismatches"`
+	PositionMismatchIDs []uint32 `json:"position_mismatch_ids,omitempty"`
+	MetadataMissing     bool     `json:"metadata_missing"`
+	MetadataDocs        int      `json:"metadata_documents"`
+	MissingMetadata     int      `json:"missing_metadata"`
+	MissingMetadataIDs  []uint32 `json:"missing_metadata_ids,omitempty"`
+	// Problems says what is wrong, one line each, and what repairs it.
+	Problems []string `json:"problems"`
+}
+
+const maxListed = 20
+
+func appendListed(ids []uint32, gid uint32) []uint32 {
+	if len(ids) < maxListed {
+		ids = append(ids, gid)
+	}
+	return ids
+}
+
+// Check compares the game records, the position index and the metadata
+// index: every committed game must have a record that replays, exactly one
+// posting per distinct position it reached, and a metadata document. It
+// reads the whole store (a replay per game); it changes nothing.
+func (s *Store) Check() (*CheckReport, error) {
+	rep := &CheckReport{Games: s.Games(), Problems: []string{}}
+	next := s.man.NextGid
+	postings := make([]uint32, next)
+	if err := s.countPostings(postings, &rep.Positions); err != nil {
+		return nil, err
+	}
+	for gid := uint32(1); gid < next; gid++ {
+		r, err := s.Game(gid)
+		if err != nil {
+			rep.MissingRecords++
+			rep.MissingRecordIDs = appendListed(rep.MissingRecordIDs, gid)
+			continue
+		}
+		keys, err := recordKeys(r)
+		if err != nil {
+			rep.BadRecords++
+			rep.BadRecordIDs = appendListed(rep.BadRecordIDs, gid)
+			continue
+		}
+		want := len(occurrencesOf(&Game{Record: *r, Keys: keys}))
+		rep.ExpectedPositions += int64(want)
+		if int(postings[gid]) != want {
+			rep.PositionMismatches++
+			rep.PositionMismatchIDs = appendListed(rep.PositionMismatchIDs, gid)
+		}
+	}
+	if err := s.checkMetadata(rep); err != nil {
+		return nil, err
+	}
+	if n := rep.MissingRecords + rep.BadRecords; n > 0 {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%d of %d games have no record or one that does not replay (ids %v); their games are lost to this database: import their files again into a new one", n, rep.Games, append(rep.MissingRecordIDs, rep.BadRecordIDs...)))
+	}
+	if rep.PositionMismatches > 0 {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%d games are missing from the position index or indexed wrongly (%d postings, %d positions in the records; ids %v): run xqdb reindex --positions", rep.PositionMismatches, rep.Positions, rep.ExpectedPositions, rep.PositionMismatchIDs))
+	}
+	switch {
+	case rep.MetadataMissing:
+		rep.Problems = append(rep.Problems, "the metadata index (meta.bleve) is missing: run xqdb reindex --metadata")
+	case rep.MissingMetadata > 0:
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%d games have no metadata document (ids %v): run xqdb reindex --metadata", rep.MissingMetadata, rep.MissingMetadataIDs))
+	}
+	return rep, nil
+}
+
+// countPostings counts, per game, the postings of the live runs: stats
+// game lists and tail blocks.
+func (s *Store) countPostings(counts []uint32, total *int64) error {
+	add := func(gid uint32) {
+		*total++
+		if int(gid) < len(counts) {
+			counts[gid]++
+		}
+	}
+	return s.db.View(func(txn *badger.Txn) error {
+		for _, prefix := range [][]byte{{prefixStats, '|'}, {prefixTail, '|'}} {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+			for it.Rewind(); it.Valid(); it.Next() {
+				k := it.Item().Key()
+				if len(k) < 6 || !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
+					continue
+				}
+				err := it.Item().Value(func(v []byte) error {
+					if prefix[0] == prefixTail {
+						return decodeTail(v, func(gid, _ uint32, _ int) { add(gid) })
+					}
+					st, err := decodeStats(v)
+					if err != nil {
+						return err
+					}
+					for _, g := range st.Games {
+						add(g.Gid)
+					}
+					return nil
+				})
+				if err != nil {
+					it.Close()
+					return fmt.Errorf("index: position index value %x: %w", k, err)
+				}
+			}
+			it.Close()
+		}
+		return nil
+	})
+}
+
+// checkMetadata lists the committed games without a metadata document.
+// Documents of games past the last commit are left over from an
+// interrupted run; searches ignore them, so they are no problem.
+func (s *Store) checkMetadata(rep *CheckReport) error {
+	if s.meta == nil {
+		rep.MetadataMissing = true
+		return nil
+	}
+	adv, err := s.meta.Advanced()
+	if err != nil {
+		return err
+	}
+	r, err := adv.Reader()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	all, err := r.DocIDReaderAll()
+	if err != nil {
+		return err
+	}
+	defer all.Close()
+	has := make([]bool, s.man.NextGid)
+	for {
+		id, err := all.Next()
+		if err != nil {
+			return err
+		}
+		if id == nil {
+			break
+		}
+		ext, err := r.ExternalID(id)
+		if err != nil {
+			return err
+		}
+		if gid, err := strconv.ParseUint(ext, 10, 32); err == nil && gid > 0 && gid < uint64(len(has)) && !has[gid] {
+			has[gid] = true
+			rep.MetadataDocs++
+		}
+	}
+	for gid := uint32(1); gid < s.man.NextGid; gid++ {
+		if !has[gid] {
+			rep.MissingMetadata++
+			rep.MissingMetadataIDs = appendListed(rep.MissingMetadataIDs, gid)
+		}
+	}
+	return nil
+}
+
+// recordKeys replays a stored record and returns the key of every
+// position it reached (len(r.Moves)+1 of them), as the writer stored them.
+func recordKeys(r *Record) ([]uint64, error) {
+	p, err := games.New(r.Game, r.StartFEN)
+	if err != nil {
+		return nil, err
+	}
+	keys := make([]uint64, 0, len(r.Moves)+1)
+	keys = append(keys, p.Key())
+	for _, m := range r.Moves {
+		p.Make(m)
+		keys = append(keys, p.Key())
+	}
+	return keys, nil
+}
