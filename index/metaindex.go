@@ -144,6 +144,11 @@ func (m *metaIndexer) catchUp() error {
 		} else if err != nil {
 			return err
 		}
+		if classify := m.s.opts.Opening; r != nil && classify != nil {
+			if keys, err := recordKeys(r); err == nil {
+				classify(r, keys)
+			}
+		}
 		if r != nil {
 			docs = append(docs, pendingDoc{gid, r, m.s.Attrs(gid)})
 		}

@@ -28,6 +28,11 @@ type Options struct {
 	// ReadOnly opens without write access (several readers may share a
 	// store; no writer may run at the same time).
 	ReadOnly bool
+	// Opening, when set, fills a record's Opening and OpeningName from its
+	// moves and position keys (query/opening, which the index may not
+	// import), for metadata documents rebuilt from stored records: those
+	// fields are not stored (record.go).
+	Opening func(r *Record, keys []uint64)
 	// Existing opens only a store that exists (ErrNoStore otherwise): a
 	// writable open for maintenance, which must not create one.
 	Existing bool

@@ -76,6 +76,15 @@ func TestCheckAndReindex(t *testing.T) {
 	if byCapablanca == 0 || byCapablanca == games {
 		t.Fatalf("%s finds %d of %d games", q, byCapablanca, games)
 	}
+	// The opening the import classified is not stored in the record: a
+	// rebuilt metadata index must classify it again.
+	_, out, _ := runCLI(t, "games", "--db", db, "--json", "--limit", "1")
+	var first gamesJSON
+	if err := json.Unmarshal([]byte(out), &first); err != nil || len(first.Games) == 0 || first.Games[0].Opening == "" {
+		t.Fatalf("games: %v %+v", err, first)
+	}
+	byOpening := "opening:" + first.Games[0].Opening
+	inOpening := gamesTotal(t, db, "--query", byOpening)
 
 	// The metadata index is lost.
 	if err := os.RemoveAll(filepath.Join(db, "meta.bleve")); err != nil {
@@ -96,8 +105,8 @@ func TestCheckAndReindex(t *testing.T) {
 	if code, _, stderr := runCLI(t, "reindex", "--db", db, "--metadata"); code != exitOK {
 		t.Fatalf("reindex --metadata: exit %d: %s", code, stderr)
 	}
-	if n, m := gamesTotal(t, db), gamesTotal(t, db, "--query", q); n != games || m != byCapablanca {
-		t.Fatalf("after reindex --metadata: %d games, %s %d; want %d, %d", n, q, m, games, byCapablanca)
+	if n, m, o := gamesTotal(t, db), gamesTotal(t, db, "--query", q), gamesTotal(t, db, "--query", byOpening); n != games || m != byCapablanca || o != inOpening {
+		t.Fatalf("after reindex --metadata: %d games, %s %d, %s %d; want %d, %d, %d", n, q, m, byOpening, o, games, byCapablanca, inOpening)
 	}
 	if code, rep := checkOf(t, db); code != exitOK || len(rep.Problems) != 0 {
 		t.Fatalf("check after reindex --metadata: exit %d, %+v", code, rep)
@@ -109,8 +118,8 @@ func TestCheckAndReindex(t *testing.T) {
 	if code, _, stderr := runCLI(t, "import", "--db", db, src); code != exitOK {
 		t.Fatalf("import: %s", stderr)
 	}
-	if n := gamesTotal(t, db, "--query", q); n != byCapablanca {
-		t.Fatalf("after an import into a database without its metadata index: %s finds %d games, want %d", q, n, byCapablanca)
+	if n, o := gamesTotal(t, db, "--query", q), gamesTotal(t, db, "--query", byOpening); n != byCapablanca || o != inOpening {
+		t.Fatalf("after an import into a database without its metadata index: %s finds %d games, %s %d; want %d, %d", q, n, byOpening, o, byCapablanca, inOpening)
 	}
 
 	// The position index loses its tail blocks.

@@ -142,7 +142,7 @@ func runImport(c *cli.Context) error {
 	if repF != nil {
 		rep = newReportWriter(repF)
 	}
-	s, err := index.Open(c.String("db"), index.Options{RunGames: c.Int("run-games")})
+	s, err := index.Open(c.String("db"), index.Options{RunGames: c.Int("run-games"), Opening: classifyRecord})
 	if errors.Is(err, index.ErrNotDatabase) {
 		return usageError{err}
 	}
@@ -276,6 +276,13 @@ func indexGame(rec *importer.Record, g *replay.Game) *index.Game {
 		},
 		Keys: g.Keys,
 	}
+}
+
+// classifyRecord names a stored game's opening, for metadata documents
+// the index rebuilds from its records (after a crash, or by reindex).
+func classifyRecord(r *index.Record, keys []uint64) {
+	op, _ := opening.Classify(r.Game, r.StartFEN, r.Moves, keys)
+	r.Opening, r.OpeningName = op.Code, op.FullName()
 }
 
 // absolutePaths makes relative paths absolute, in place.

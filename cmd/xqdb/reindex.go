@@ -41,7 +41,7 @@ func runReindex(c *cli.Context) error {
 		positions, metadata = true, true
 	}
 	start := time.Now()
-	s, err := index.Open(c.String("db"), index.Options{Existing: true, RunGames: c.Int("run-games")})
+	s, err := index.Open(c.String("db"), index.Options{Existing: true, RunGames: c.Int("run-games"), Opening: classifyRecord})
 	if err != nil {
 		return err
 	}
