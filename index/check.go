@@ -138,7 +138,7 @@ func (s *Store) countPostings(counts []uint32, total *int64) error {
 // interrupted run; searches ignore them, so they are no problem.
 func (s *Store) checkMetadata(rep *CheckReport) error {
 	if s.meta == nil {
-		rep.MetadataMissing = true
+		rep.MetadataMissing = s.MetadataMissing()
 		return nil
 	}
 	adv, err := s.meta.Advanced()

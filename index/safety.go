@@ -101,9 +101,10 @@ func (s *Store) openMetaIndex() error {
 // theirs, so it may exceed Games).
 func (s *Store) LastGid() uint32 { return s.man.NextGid - 1 }
 
-// MetadataMissing reports whether the store has no metadata index: a
-// read-only store whose meta.bleve folder is gone.
-func (s *Store) MetadataMissing() bool { return s.meta == nil }
+// MetadataMissing reports whether the store has lost its metadata index:
+// a read-only store with games whose meta.bleve folder is gone. (A store
+// without games may lack it: an import stopped as it created the store.)
+func (s *Store) MetadataMissing() bool { return s.meta == nil && s.Games() > 0 }
 
 func (s *Store) errNoMetadata() error {
 	return fmt.Errorf("%w: %s has no %s", ErrNoMetadata, s.dir, filepath.Join(s.dir, "meta.bleve"))

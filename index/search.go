@@ -21,6 +21,9 @@ const maxHits = 10_000_000
 // with their document ids, which is how a position drives the search when
 // it has fewer games than the query would match).
 func (s *Store) Search(within []uint32, queries ...string) ([]uint32, error) {
+	if s.meta == nil && s.Games() == 0 {
+		return nil, nil
+	}
 	if s.meta == nil {
 		return nil, s.errNoMetadata()
 	}

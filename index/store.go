@@ -109,7 +109,9 @@ func Open(dir string, opts Options) (*Store, error) {
 	}
 	bdir := filepath.Join(dir, "badger")
 	if opts.ReadOnly || opts.Existing {
-		if _, err := os.Stat(bdir); err != nil {
+		// Badger writes its MANIFEST first: a badger/ folder without one
+		// is an import stopped before it wrote anything.
+		if _, err := os.Stat(filepath.Join(bdir, "MANIFEST")); err != nil {
 			return nil, fmt.Errorf("%w: %s", ErrNoStore, dir)
 		}
 	}

@@ -130,7 +130,7 @@ func TestImportSurvivesKill(t *testing.T) {
 			time.Sleep(time.Duration(50+rng.IntN(600)) * time.Millisecond)
 			_ = cmd.Process.Signal(syscall.SIGKILL)
 			_ = cmd.Wait()
-			if _, err := os.Stat(filepath.Join(db, "badger")); err != nil {
+			if _, err := os.Stat(filepath.Join(db, "badger", "MANIFEST")); err != nil {
 				continue // killed before it created the store
 			}
 			n := readableGames(t, db)
