@@ -87,6 +87,16 @@ func (s *Store) openMetaIndex() error {
 		return nil
 	}
 	meta, err := openMeta(path, s.opts.ReadOnly)
+	if err != nil && s.Games() == 0 {
+		// An import stopped while it created the index: nothing in it.
+		if s.opts.ReadOnly {
+			return nil
+		}
+		if rerr := os.RemoveAll(path); rerr != nil {
+			return err
+		}
+		meta, err = openMeta(path, false)
+	}
 	if err != nil {
 		return err
 	}
