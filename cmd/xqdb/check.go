@@ -24,6 +24,9 @@ Example:
 }
 
 func runCheck(c *cli.Context) error {
+	if c.NArg() > 0 {
+		return usagef("check takes no arguments (the database is --db)")
+	}
 	s, err := openStore(c)
 	if err != nil {
 		return err
