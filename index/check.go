@@ -49,12 +49,22 @@ func appendListed(ids []uint32, gid uint32) []uint32 {
 // reads the whole store (a replay per game); it changes nothing.
 func (s *Store) Check() (*CheckReport, error) {
 	rep := &CheckReport{Games: s.Games(), Problems: []string{}}
+	if err := s.loadAttrs(); err != nil {
+		return nil, err
+	}
 	next := s.man.NextGid
 	postings := make([]uint32, next)
 	if err := s.countPostings(postings, &rep.Positions); err != nil {
 		return nil, err
 	}
 	for gid := uint32(1); gid < next; gid++ {
+		if s.Attrs(gid).Deleted {
+			if postings[gid] > 0 {
+				rep.PositionMismatches++
+				rep.PositionMismatchIDs = appendListed(rep.PositionMismatchIDs, gid)
+			}
+			continue
+		}
 		r, err := s.Game(gid)
 		if err != nil {
 			rep.MissingRecords++
@@ -174,7 +184,7 @@ func (s *Store) checkMetadata(rep *CheckReport) error {
 		}
 	}
 	for gid := uint32(1); gid < s.man.NextGid; gid++ {
-		if !has[gid] {
+		if !has[gid] && !s.Attrs(gid).Deleted {
 			rep.MissingMetadata++
 			rep.MissingMetadataIDs = appendListed(rep.MissingMetadataIDs, gid)
 		}

@@ -36,6 +36,14 @@ func (s *Store) ReindexPositions() error {
 		to := min(from+uint32(s.opts.RunGames), next)
 		rd := &runData{run: s.man.NextRun, next: next}
 		for gid := from; gid < to; gid++ {
+			// Every gid of the range has its attributes in rd, in order
+			// (writePositions looks them up by gid); deleted games have
+			// no positions.
+			rd.recs = append(rd.recs, pendingGame{gid: gid}) // positions only: no record to write
+			rd.attrs = append(rd.attrs, s.Attrs(gid))
+			if s.Attrs(gid).Deleted {
+				continue
+			}
 			r, err := s.Game(gid)
 			if err != nil {
 				return err
@@ -45,8 +53,6 @@ func (s *Store) ReindexPositions() error {
 				return fmt.Errorf("index: replay game %d: %w", gid, err)
 			}
 			occ := occurrencesOf(&Game{Record: *r, Keys: keys})
-			rd.recs = append(rd.recs, pendingGame{gid: gid}) // positions only: no record to write
-			rd.attrs = append(rd.attrs, s.Attrs(gid))
 			rd.occ = append(rd.occ, gameOccurrences{gid, r.Game, occ})
 		}
 		size := runBytes(rd)

@@ -123,6 +123,9 @@ func (s *Store) parseQuery(q string) (query.Query, error) {
 // fieldSet lists the metadata index's fields once per open store.
 func (s *Store) fieldSet() fieldSet {
 	s.fieldsOnce.Do(func() {
+		if s.meta == nil {
+			return
+		}
 		names, err := s.meta.Fields()
 		if err != nil {
 			return // unknown fields then pass, and match nothing

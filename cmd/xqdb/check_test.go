@@ -57,9 +57,6 @@ func TestCheckAndReindex(t *testing.T) {
 	}
 	games := rep.Games
 	trees := map[string]treeJSON{}
-	for _, moves := range []string{"", "e4", "e4 c5", "d4 Nf6 c4", "Nf3"} {
-		trees[moves] = treeOf(t, "--db", db, "--game", "chess", "--moves", moves)
-	}
 	sameTrees := func(when string) {
 		t.Helper()
 		for moves, want := range trees {
@@ -122,6 +119,18 @@ func TestCheckAndReindex(t *testing.T) {
 		t.Fatalf("after an import into a database without its metadata index: %s finds %d games, %s %d; want %d, %d", q, n, byOpening, o, byCapablanca, inOpening)
 	}
 
+	// A deleted game is no problem: it has no record, positions or
+	// metadata any more, and a rebuild leaves it out.
+	if code, _, stderr := runCLI(t, "delete", "--db", db, "5"); code != exitOK {
+		t.Fatalf("delete: %s", stderr)
+	}
+	if code, rep := checkOf(t, db); code != exitOK || len(rep.Problems) != 0 || rep.Games != games-1 {
+		t.Fatalf("check after a deletion: exit %d, %+v", code, rep)
+	}
+	for _, moves := range []string{"", "e4", "e4 c5", "d4 Nf6 c4", "Nf3"} {
+		trees[moves] = treeOf(t, "--db", db, "--game", "chess", "--moves", moves)
+	}
+
 	// The position index loses its tail blocks.
 	bdb, err := badger.Open(badger.DefaultOptions(filepath.Join(db, "badger")).WithLogger(nil))
 	if err != nil {
@@ -149,6 +158,9 @@ func TestCheckAndReindex(t *testing.T) {
 		t.Fatalf("reindex: exit %d: %s", code, stderr)
 	}
 	sameTrees("after reindex")
+	if n := gamesTotal(t, db); n != games-1 {
+		t.Fatalf("after reindex: %d games listed, want %d (the deleted one left out)", n, games-1)
+	}
 	if code, _, _ := runCLI(t, "reindex", "--db", filepath.Join(t.TempDir(), "none")); code != exitFailure {
 		t.Fatalf("reindex of no database: exit %d", code)
 	}
