@@ -29,10 +29,12 @@ type Builder struct {
 	MaxPly int
 	// MinGames drops moves played in fewer games (0 or 1: keep all).
 	MinGames int
-	m        map[pair]*counts
-	order    []pair
-	games    int
-	pos      *xiangqi.Position
+	// SkipFirst and SkipSecond leave out Red's or Black's moves.
+	SkipFirst, SkipSecond bool
+	m                     map[pair]*counts
+	order                 []pair
+	games                 int
+	pos                   *xiangqi.Position
 }
 
 // NewBuilder returns an empty builder.
@@ -55,6 +57,10 @@ func (b *Builder) AddGame(fen string, moves []engine.Move, result engine.Result)
 			break
 		}
 		side := p.SideToMove()
+		if (side == engine.First && b.SkipFirst) || (side == engine.Second && b.SkipSecond) {
+			p.Make(m)
+			continue
+		}
 		k, mk := Key(p, false), Key(p, true)
 		code := Code(m)
 		if k <= mk {

@@ -1,0 +1,522 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/query/book"
+	"github.com/xqdb/xqdb/replay"
+)
+
+var bookFormatFlag = &cli.StringFlag{Name: "format", Aliases: []string{"f"}, Usage: "polyglot, eleeye or obk (default: from the file's extension: .bin, .dat, .obk)"}
+
+var bookCommand = &cli.Command{
+	Name:  "book",
+	Usage: "build, probe, merge and dump opening books (Polyglot .bin, ElephantEye BOOK.DAT, BHGUI .obk)",
+	Description: `Opening books that other programs read: Polyglot .bin for chess engines and
+GUIs, ElephantEye's BOOK.DAT and BHGUI's .obk for Xiangqi programs.
+
+Example:
+   xqdb book build --game chess -o masters.bin games.pgn
+   xqdb book build --db ./xqdb-data --query 'date:>="2000"' -o book.obk
+   xqdb book probe --book masters.bin --moves "e4 c5"`,
+	Subcommands: []*cli.Command{bookBuildCommand, bookProbeCommand, bookMergeCommand, bookDumpCommand, bookInfoCommand},
+}
+
+var bookBuildCommand = &cli.Command{
+	Name:      "build",
+	Usage:     "build a book from game files or a database",
+	ArgsUsage: "[PATH…]",
+	Description: `Counts every (position, move) of the games into a book. The games come from
+PGN, XQF and DhtmlXQ files (replayed and checked move by move; a game that
+does not replay is skipped and reported, the build goes on; [FEN] starts are
+honoured) or from a database (--db), optionally filtered by --query.
+
+Weights: Polyglot as polyglot make-book (2 a win, 1 a draw or unknown result,
+0 a loss for the mover; every occurrence counts; counts halved at 16,384);
+BOOK.DAT as ElephantEye's MAKEBOOK (3 a win, 1 a draw, -1 a loss, the sum
+divided by 4, not written below 4); .obk keeps wins, draws and losses per
+move (each game once) and ranks by 2 a win + 1 a draw. A Xiangqi position
+and its mirror image are one entry, stored once; readers look up both.
+Defaults follow each format's reference builder: .bin --min-games 3
+--max-ply 1024; BOOK.DAT and .obk no minimum and every ply.
+
+With --polyglot-compat a .bin is byte for byte what polyglot make-book
+writes from the same PGN and options (moves of equal weight in the order
+first met; otherwise by move).`,
+	Flags: []cli.Flag{
+		&cli.StringFlag{Name: "db", Usage: "build from this database instead of files", EnvVars: []string{"XQDB_DB"}},
+		&cli.StringFlag{Name: "query", Aliases: []string{"q"}, Usage: `with --db: only the games matching this metadata query, e.g. 'white:carlsen OR black:carlsen' or 'date:>="2000"'`},
+		&cli.StringFlag{Name: "game", Aliases: []string{"g"}, Usage: "chess or xiangqi (default: the format's game)"},
+		bookFormatFlag,
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "the book to write (its extension picks the format)"},
+		&cli.IntFlag{Name: "min-games", Usage: "drop moves played fewer times (default: 3 for .bin, none otherwise)"},
+		&cli.Float64Flag{Name: "min-score", Usage: "drop moves scoring below P% for the mover (a draw half a point)"},
+		&cli.IntFlag{Name: "max-ply", Usage: "count only the first P plies of each game (default: 1024 for .bin, all otherwise)"},
+		&cli.BoolFlag{Name: "only-white", Usage: "keep only White's (Red's) moves"},
+		&cli.BoolFlag{Name: "only-black", Usage: "keep only Black's moves"},
+		&cli.BoolFlag{Name: "uniform", Usage: "give every kept move the same weight"},
+		&cli.BoolFlag{Name: "polyglot-compat", Usage: "write exactly what polyglot make-book writes (ties in the order first met)"},
+		&cli.StringFlag{Name: "report", Usage: "write a JSON line per skipped game to FILE"},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
+		jsonFlag,
+	},
+	Action: runBookBuild,
+}
+
+// bookBuildJSON is the summary of book build.
+type bookBuildJSON struct {
+	Book    string  `json:"book"`
+	Format  string  `json:"format"`
+	Games   int     `json:"games"`
+	Skipped int     `json:"skipped"`
+	Empty   int     `json:"empty"`
+	Entries int     `json:"entries"`
+	Seconds float64 `json:"seconds"`
+}
+
+// bookFormat reads --format, else the extension of path.
+func bookFormat(c *cli.Context, path string) (book.Format, error) {
+	if s := c.String("format"); s != "" {
+		f, err := book.ParseFormat(s)
+		if err != nil {
+			return "", usageError{err}
+		}
+		return f, nil
+	}
+	f, err := book.FormatOf(path)
+	if err != nil {
+		return "", usageError{err}
+	}
+	return f, nil
+}
+
+// bookGame checks --game against the format's game.
+func bookGame(c *cli.Context, f book.Format) (engine.Game, error) {
+	g := f.Game()
+	if c.IsSet("game") {
+		asked, err := engine.ParseGame(c.String("game"))
+		if err != nil {
+			return 0, usageError{err}
+		}
+		if asked != g {
+			return 0, usagef("a %s book is for %v, not %v", f, g, asked)
+		}
+	}
+	return g, nil
+}
+
+func bookOptions(c *cli.Context, f book.Format) book.Options {
+	opt := book.Defaults(f)
+	if c.IsSet("min-games") {
+		opt.MinGames = c.Int("min-games")
+	}
+	if c.IsSet("max-ply") {
+		opt.MaxPly = c.Int("max-ply")
+	}
+	opt.MinScore = c.Float64("min-score") / 100
+	opt.OnlyWhite, opt.OnlyBlack, opt.Uniform = c.Bool("only-white"), c.Bool("only-black"), c.Bool("uniform")
+	opt.PolyglotCompat = c.Bool("polyglot-compat")
+	return opt
+}
+
+func runBookBuild(c *cli.Context) error {
+	start := time.Now()
+	out := c.String("output")
+	f, err := bookFormat(c, out)
+	if err != nil {
+		return err
+	}
+	g, err := bookGame(c, f)
+	if err != nil {
+		return err
+	}
+	if c.IsSet("max-ply") && c.Int("max-ply") < 0 {
+		return usagef("--max-ply must be 0 (all) or more")
+	}
+	b, err := book.NewBuilder(f, bookOptions(c, f))
+	if err != nil {
+		return usageError{err}
+	}
+	sum := bookBuildJSON{Book: out, Format: string(f)}
+	switch {
+	case c.String("db") != "":
+		if c.NArg() > 0 {
+			return usagef("book build: give --db or files, not both")
+		}
+		err = buildFromDB(c, g, b)
+	case c.NArg() == 0:
+		return usagef("book build: give game files or --db")
+	default:
+		if c.IsSet("query") {
+			return usagef("--query needs --db")
+		}
+		err = buildFromFiles(c, g, b, &sum)
+	}
+	if err != nil {
+		return err
+	}
+	if sum.Entries, err = b.Save(out); err != nil {
+		return err
+	}
+	sum.Games = b.Games()
+	sum.Seconds = time.Since(start).Seconds()
+	if c.Bool("json") {
+		return writeJSON(c.App.Writer, sum)
+	}
+	fmt.Fprintf(c.App.Writer, "%s: %s book, %d entries from %d games", out, f, sum.Entries, sum.Games)
+	if sum.Skipped > 0 {
+		fmt.Fprintf(c.App.Writer, "; %d games skipped (see the report)", sum.Skipped)
+	}
+	fmt.Fprintf(c.App.Writer, " in %.2f s\n", sum.Seconds)
+	return nil
+}
+
+// buildFromFiles replays the files on the pipeline and counts the legal
+// games in file order (make-book's halving depends on the order).
+func buildFromFiles(c *cli.Context, g engine.Game, b *book.Builder, sum *bookBuildJSON) error {
+	files, err := inputFiles(c)
+	if err != nil {
+		return err
+	}
+	repF, err := createOutput(c.String("report"))
+	if err != nil {
+		return err
+	}
+	var rep *reportWriter
+	if repF != nil {
+		defer repF.Close()
+		rep = newReportWriter(repF)
+	}
+	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "book")
+	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, mainLineOnly: true,
+		replayer: replay.Replayer{Game: g}}
+	shown := 0
+	err = p.run(c.Context, func(it *item) error {
+		if it.hasRec && it.err == nil {
+			return b.AddGame(it.game.StartFEN, it.game.Moves, it.game.Result)
+		}
+		l := rejectLine(it)
+		if l.Kind == "empty" {
+			sum.Empty++
+			return nil
+		}
+		sum.Skipped++
+		if rep == nil && shown < 10 && !c.Bool("json") {
+			fmt.Fprintf(c.App.ErrWriter, "xqdb: skipped: %s\n", l)
+			if shown++; shown == 10 {
+				fmt.Fprintf(c.App.ErrWriter, "xqdb: (more skipped games: give --report FILE for all)\n")
+			}
+		}
+		return rep.write(l)
+	})
+	finish()
+	return firstError(err, rep.flush)
+}
+
+// buildFromDB counts the database's games of g (those matching --query),
+// in id order.
+func buildFromDB(c *cli.Context, g engine.Game, b *book.Builder) error {
+	s, err := openStore(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	var ids []uint32
+	if q := c.String("query"); strings.TrimSpace(q) != "" {
+		if ids, err = s.Search(nil, q); err != nil {
+			return usageError{err}
+		}
+		slices.Sort(ids)
+	} else {
+		for gid := 1; gid <= s.Games(); gid++ {
+			ids = append(ids, uint32(gid))
+		}
+	}
+	for _, gid := range ids {
+		r, err := s.Game(gid)
+		if err != nil {
+			return err
+		}
+		if r.Game != g {
+			continue
+		}
+		if err := b.AddGame(r.StartFEN, r.Moves, r.Result); err != nil {
+			return fmt.Errorf("game %d: %w", gid, err)
+		}
+	}
+	return nil
+}
+
+var bookProbeCommand = &cli.Command{
+	Name:      "probe",
+	Usage:     "list a position's book moves with their weights and shares",
+	ArgsUsage: " ",
+	Description: `Looks a position up in a book: its moves (only those legal in the position;
+book keys can collide), each with the book's weight, its share of the
+position's total, and wins/draws/losses for the mover where the format keeps
+them (.obk). A Xiangqi position is also looked up as its mirror image, the
+moves mapped back.
+
+Example:
+   xqdb book probe --book BOOK.DAT --moves "h2e2 h9g7"
+   xqdb book probe --book performance.bin --fen "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" --json`,
+	Flags: []cli.Flag{
+		&cli.StringFlag{Name: "book", Aliases: []string{"b"}, Required: true, Usage: "the book file"},
+		bookFormatFlag,
+		&cli.StringFlag{Name: "game", Aliases: []string{"g"}, Usage: "chess or xiangqi (default: the book's game)"},
+		&cli.StringFlag{Name: "fen", Usage: "the position (default: the standard start)"},
+		&cli.StringFlag{Name: "moves", Aliases: []string{"m"}, Usage: "moves played from --fen or the start, any notation"},
+		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the move column (and of --moves)"},
+		jsonFlag,
+	},
+	Action: runBookProbe,
+}
+
+// bookProbeJSON is the JSON of book probe.
+type bookProbeJSON struct {
+	Format string         `json:"format"`
+	FEN    string         `json:"fen"`
+	Moves  []bookMoveJSON `json:"moves"`
+}
+
+// bookMoveJSON is one move; uci is ICCS for Xiangqi, and the counts are
+// left out when the format does not keep them.
+type bookMoveJSON struct {
+	UCI    string  `json:"uci"`
+	Move   string  `json:"move"`
+	Weight int     `json:"weight"`
+	Share  float64 `json:"share"`
+	Wins   *int    `json:"wins,omitempty"`
+	Draws  *int    `json:"draws,omitempty"`
+	Losses *int    `json:"losses,omitempty"`
+}
+
+func openBook(c *cli.Context, path string) (*book.Book, error) {
+	f, err := bookFormat(c, path)
+	if err != nil {
+		return nil, err
+	}
+	return book.Open(path, f)
+}
+
+func runBookProbe(c *cli.Context) error {
+	bk, err := openBook(c, c.String("book"))
+	if err != nil {
+		return err
+	}
+	defer bk.Close()
+	g, err := bookGame(c, bk.Format())
+	if err != nil {
+		return err
+	}
+	n, err := displayNotation(c, g)
+	if err != nil {
+		return err
+	}
+	pos, err := newPosition(g, c.String("fen"))
+	if err != nil {
+		return usageError{err}
+	}
+	in := engine.Auto
+	if c.IsSet("notation") {
+		in = n
+	}
+	if err := playMoves(pos, c.String("moves"), in); err != nil {
+		return usageError{err}
+	}
+	moves, err := bk.Probe(pos)
+	if err != nil {
+		return err
+	}
+	out := bookProbeJSON{Format: string(bk.Format()), FEN: pos.FEN(), Moves: []bookMoveJSON{}}
+	total := 0
+	for _, m := range moves {
+		total += m.Weight
+	}
+	for _, m := range moves {
+		j := bookMoveJSON{UCI: pos.FormatMove(m.Move, engine.Coordinate(g)), Move: pos.FormatMove(m.Move, n), Weight: m.Weight}
+		if total > 0 {
+			j.Share = float64(m.Weight) / float64(total)
+		}
+		if m.HasCounts {
+			w, d, l := m.Wins, m.Draws, m.Losses
+			j.Wins, j.Draws, j.Losses = &w, &d, &l
+		}
+		out.Moves = append(out.Moves, j)
+	}
+	if c.Bool("json") {
+		return writeJSON(c.App.Writer, out)
+	}
+	w := c.App.Writer
+	fmt.Fprintf(w, "%s\n%s book: %d moves\n\n", out.FEN, out.Format, len(out.Moves))
+	if len(out.Moves) == 0 {
+		return nil
+	}
+	fmt.Fprintf(w, "%-8s %-6s %7s %7s", "move", strings.ToUpper(engine.Coordinate(g).String()), "weight", "share")
+	if bk.Format().KeepsCounts() {
+		fmt.Fprintf(w, " %6s %6s %6s", "wins", "draws", "losses")
+	}
+	fmt.Fprintln(w)
+	for _, m := range out.Moves {
+		fmt.Fprintf(w, "%s %-6s %7d %6.1f%%", padRight(m.Move, 8), m.UCI, m.Weight, 100*m.Share)
+		if m.Wins != nil {
+			fmt.Fprintf(w, " %6d %6d %6d", *m.Wins, *m.Draws, *m.Losses)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+var bookMergeCommand = &cli.Command{
+	Name:      "merge",
+	Usage:     "merge books of one format into one",
+	ArgsUsage: "BOOK…",
+	Description: `Writes one book holding every entry of the given books; a (position, move)
+found in several has its weights (and .obk counts) summed.
+
+Example:
+   xqdb book merge -o all.bin a.bin b.bin`,
+	Flags: []cli.Flag{
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "the book to write"},
+		bookFormatFlag,
+		jsonFlag,
+	},
+	Action: func(c *cli.Context) error {
+		if c.NArg() == 0 {
+			return usagef("book merge: give the books to merge")
+		}
+		out := c.String("output")
+		f, err := bookFormat(c, out)
+		if err != nil {
+			return err
+		}
+		var books []*book.Book
+		defer func() {
+			for _, b := range books {
+				b.Close()
+			}
+		}()
+		for _, path := range c.Args().Slice() {
+			b, err := book.Open(path, f)
+			if err != nil {
+				return err
+			}
+			books = append(books, b)
+		}
+		n, err := book.Merge(out, f, books...)
+		if err != nil {
+			if errors.Is(err, book.ErrOption) {
+				return usageError{err}
+			}
+			return err
+		}
+		if c.Bool("json") {
+			return writeJSON(c.App.Writer, map[string]any{"book": out, "format": f, "entries": n, "merged": c.NArg()})
+		}
+		fmt.Fprintf(c.App.Writer, "%s: %s book, %d entries from %d books\n", out, f, n, c.NArg())
+		return nil
+	},
+}
+
+var bookDumpCommand = &cli.Command{
+	Name:      "dump",
+	Usage:     "print every entry of a book",
+	ArgsUsage: "BOOK",
+	Description: `Prints each stored entry: the format's key, the move in coordinates as
+stored (Polyglot castling as king takes rook), the weight and, for .obk,
+wins/draws/losses and the ply. --json prints one JSON object a line.`,
+	Flags:  []cli.Flag{bookFormatFlag, jsonFlag},
+	Action: runBookDump,
+}
+
+type bookEntryJSON struct {
+	Key    string `json:"key"`
+	Move   string `json:"move"`
+	Weight int    `json:"weight"`
+	Wins   *int   `json:"wins,omitempty"`
+	Draws  *int   `json:"draws,omitempty"`
+	Losses *int   `json:"losses,omitempty"`
+	Ply    *int   `json:"ply,omitempty"`
+}
+
+func runBookDump(c *cli.Context) error {
+	if c.NArg() != 1 {
+		return usagef("book dump: give one book")
+	}
+	bk, err := openBook(c, c.Args().First())
+	if err != nil {
+		return err
+	}
+	defer bk.Close()
+	es, err := bk.Entries()
+	if err != nil {
+		return err
+	}
+	w := c.App.Writer
+	for _, e := range es {
+		j := bookEntryJSON{Key: fmt.Sprintf("%016x", e.Key), Move: book.CodeText(bk.Format(), e.Code), Weight: e.Weight}
+		if bk.Format() == book.Eleeye {
+			j.Key = fmt.Sprintf("%08x", e.Key)
+		}
+		if bk.Format().KeepsCounts() {
+			e := e
+			j.Wins, j.Draws, j.Losses, j.Ply = &e.Wins, &e.Draws, &e.Losses, &e.Index
+		}
+		if c.Bool("json") {
+			if err := writeJSON(w, j); err != nil {
+				return err
+			}
+			continue
+		}
+		fmt.Fprintf(w, "%s %s %d", j.Key, j.Move, j.Weight)
+		if j.Wins != nil {
+			fmt.Fprintf(w, " %d/%d/%d ply %d", *j.Wins, *j.Draws, *j.Losses, *j.Ply)
+		}
+		fmt.Fprintln(w)
+	}
+	return nil
+}
+
+var bookInfoCommand = &cli.Command{
+	Name:      "info",
+	Usage:     "say what a book holds",
+	ArgsUsage: "BOOK",
+	Flags:     []cli.Flag{bookFormatFlag, jsonFlag},
+	Action: func(c *cli.Context) error {
+		if c.NArg() != 1 {
+			return usagef("book info: give one book")
+		}
+		path := c.Args().First()
+		bk, err := openBook(c, path)
+		if err != nil {
+			return err
+		}
+		defer bk.Close()
+		es, err := bk.Entries()
+		if err != nil {
+			return err
+		}
+		keys := map[uint64]struct{}{}
+		total := 0
+		for _, e := range es {
+			keys[e.Key] = struct{}{}
+			total += e.Weight
+		}
+		info := map[string]any{"book": path, "format": bk.Format(), "game": bk.Format().Game().String(),
+			"entries": len(es), "positions": len(keys), "total_weight": total}
+		if c.Bool("json") {
+			return writeJSON(c.App.Writer, info)
+		}
+		fmt.Fprintf(c.App.Writer, "%s: %s book for %v, %d entries, %d positions, total weight %d\n",
+			path, bk.Format(), bk.Format().Game(), len(es), len(keys), total)
+		return nil
+	},
+}
