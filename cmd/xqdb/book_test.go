@@ -236,9 +236,9 @@ func TestBookMergeDumpInfo(t *testing.T) {
 func TestBookUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
-		{"book", "build", "-o", filepath.Join(dir, "x.txt"), fixture("ccpd-masters-3001.pgn.gz")},                      // unknown extension
-		{"book", "build", "--game", "chess", "-o", filepath.Join(dir, "x.dat"), fixture("ccpd-masters-3001.pgn.gz")},    // wrong game
-		{"book", "build", "--min-games", "3", "-o", filepath.Join(dir, "x.dat"), fixture("ccpd-masters-3001.pgn.gz")},   // BOOK.DAT keeps no counts
+		{"book", "build", "-o", filepath.Join(dir, "x.txt"), fixture("ccpd-masters-3001.pgn.gz")},                     // unknown extension
+		{"book", "build", "--game", "chess", "-o", filepath.Join(dir, "x.dat"), fixture("ccpd-masters-3001.pgn.gz")},  // wrong game
+		{"book", "build", "--min-games", "3", "-o", filepath.Join(dir, "x.dat"), fixture("ccpd-masters-3001.pgn.gz")}, // BOOK.DAT keeps no counts
 		{"book", "build", "--only-white", "--only-black", "-o", filepath.Join(dir, "x.bin"), fixture("ccpd-masters-3001.pgn.gz")},
 		{"book", "build", "-o", filepath.Join(dir, "x.bin")}, // no input
 	} {
