@@ -186,13 +186,16 @@ func buildFromFiles(c *cli.Context, g engine.Game, b *book.Builder, sum *bookBui
 	if err != nil {
 		return err
 	}
+	if err := checkOutputs(c.Args().Slice(), files, c.String("output"), c.String("report")); err != nil {
+		return err
+	}
 	repF, err := createOutput(c.String("report"))
 	if err != nil {
 		return err
 	}
 	var rep *reportWriter
 	if repF != nil {
-		defer repF.Close()
+		defer repF.abort()
 		rep = newReportWriter(repF)
 	}
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "book")
@@ -218,7 +221,7 @@ func buildFromFiles(c *cli.Context, g engine.Game, b *book.Builder, sum *bookBui
 		return rep.write(l)
 	})
 	finish()
-	return firstError(err, rep.flush)
+	return commitAll(firstError(err, rep.flush), repF)
 }
 
 // buildFromDB counts the database's games of g (those matching --query),

@@ -187,7 +187,17 @@ func (b *Builder) Save(path string) (int, error) {
 	if b.opt.MinScore > 0 || b.opt.Uniform {
 		rows = b.filterOBK(rows)
 	}
-	return len(rows), obk.Write(path, rows)
+	return len(rows), writeOBK(path, rows)
+}
+
+// writeOBK writes an .obk book beside path and renames it into place.
+func writeOBK(path string, rows []obk.Row) error {
+	tmp := path + ".tmp"
+	if err := obk.Write(tmp, rows); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // filterOBK applies make-book's score filter and uniform weights to .obk
@@ -208,10 +218,11 @@ func (b *Builder) filterOBK(rows []obk.Row) []obk.Row {
 }
 
 // writeFile writes data through a temporary file renamed into place, so a
-// failed build leaves no half-written book.
+// failed build leaves no half-written book and an old one untouched.
 func writeFile(path string, data []byte) error {
 	tmp := path + ".tmp"
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		os.Remove(tmp)
 		return err
 	}
 	return os.Rename(tmp, path)

@@ -145,5 +145,5 @@ func Merge(path string, f Format, books ...*Book) (int, error) {
 		rows = append(rows, obk.Row{Key: e.Key, Move: e.Code, Score: e.Weight, Win: e.Wins, Draw: e.Draws, Lost: e.Losses, Valid: 1, Index: e.Index})
 	}
 	obk.SortRows(rows)
-	return len(rows), obk.Write(path, rows)
+	return len(rows), writeOBK(path, rows)
 }
