@@ -3,9 +3,13 @@
 # the same PGN, in one run; then the time to build from a database with
 # --query. Prints wall and CPU seconds and the ratio. Target: xqdb >= 3x
 # polyglot (wall time).
-#   bench/book.sh [CHESS.pgn...]   default: the pgnmentor corpus of ../shared/data
-#                                  without Gelfand.pgn (polyglot aborts at its
-#                                  illegal move and writes nothing)
+#   bench/book.sh [CHESS.pgn...]   default: the pgnmentor files of ../shared/data
+#                                  that polyglot builds cleanly: all but
+#                                  Gelfand (an illegal move), Stein (NUL bytes:
+#                                  "symbol too long") and the 10 single-game
+#                                  AlphaZero files (a UTF-8 BOM: "lexical
+#                                  error"); polyglot stops at the first and
+#                                  writes no book
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$PATH:/usr/games"
@@ -19,7 +23,7 @@ if [ $# -gt 0 ]; then
   cat "$@" >"$tmp/chess.pgn"
 else
   for f in "$shared"/chess/pgnmentor-players/*.pgn.gz; do
-    case "$f" in */Gelfand.pgn.gz) continue ;; esac
+    case "$f" in */Gelfand.pgn.gz | */Stein.pgn.gz | */AlphaZero-Stockfish_game*.pgn.gz | */Stockfish-AlphaZero_game*.pgn.gz) continue ;; esac
     gzip -dc "$f"
   done >"$tmp/chess.pgn"
 fi

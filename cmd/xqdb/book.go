@@ -173,7 +173,11 @@ func runBookBuild(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.Writer, "%s: %s book, %d entries from %d games", out, f, sum.Entries, sum.Games)
 	if sum.Skipped > 0 {
-		fmt.Fprintf(c.App.Writer, "; %d games skipped (see the report)", sum.Skipped)
+		where := "see " + c.String("report")
+		if c.String("report") == "" {
+			where = "listed on stderr; --report FILE lists them all"
+		}
+		fmt.Fprintf(c.App.Writer, "; %d skipped (%s)", sum.Skipped, where)
 	}
 	fmt.Fprintf(c.App.Writer, " in %.2f s\n", sum.Seconds)
 	return nil
@@ -277,7 +281,7 @@ Example:
 		&cli.StringFlag{Name: "game", Aliases: []string{"g"}, Usage: "chess or xiangqi (default: the book's game)"},
 		&cli.StringFlag{Name: "fen", Usage: "the position (default: the standard start)"},
 		&cli.StringFlag{Name: "moves", Aliases: []string{"m"}, Usage: "moves played from --fen or the start, any notation"},
-		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the move column (and of --moves)"},
+		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the move column (--moves are read in any)"},
 		jsonFlag,
 	},
 	Action: runBookProbe,
@@ -328,11 +332,8 @@ func runBookProbe(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	in := engine.Auto
-	if c.IsSet("notation") {
-		in = n
-	}
-	if err := playMoves(pos, c.String("moves"), in); err != nil {
+	// --moves may be in any notation whatever --notation shows.
+	if err := playMoves(pos, c.String("moves"), engine.Auto); err != nil {
 		return usageError{err}
 	}
 	moves, err := bk.Probe(pos)

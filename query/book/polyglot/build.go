@@ -37,16 +37,12 @@ type Options struct {
 // DefaultOptions are make-book's defaults.
 func DefaultOptions() Options { return Options{MinGame: 3, MaxPly: 1024} }
 
-type pairKey struct {
-	key  uint64
-	move uint16
-}
-
 // counter is make-book's entry while counting: games n, score sum (2 a
 // win, 1 a draw or unknown result, 0 a loss, from the mover's view) and
 // the mover's colour. The counters are 16-bit, as make-book's are.
 type counter struct {
 	key    uint64
+	next   int32 // the position's next move in first-met order, or -1
 	move   uint16
 	n, sum uint16
 	colour engine.Color
@@ -56,15 +52,18 @@ type counter struct {
 // (book_make.cpp): every ply counts, so a (position, move) pair repeated in
 // one game counts each time.
 type Builder struct {
-	opt  Options
-	idx  map[pairKey]int32
+	opt Options
+	// idx maps a position's key to its first counter; the position's
+	// other moves follow through counter.next (a position has few moves,
+	// and one 64-bit map key hashes faster than a (key, move) pair).
+	idx  map[uint64]int32
 	ents []counter
 	pos  *chess.Position
 }
 
 // NewBuilder returns an empty builder.
 func NewBuilder(opt Options) *Builder {
-	return &Builder{opt: opt, idx: make(map[pairKey]int32, 1<<16), pos: chess.NewStart()}
+	return &Builder{opt: opt, idx: make(map[uint64]int32, 1<<16), ents: make([]counter, 0, 1<<16), pos: chess.NewStart()}
 }
 
 // AddGame counts one legal game: its start (fen "" for the standard one),
@@ -89,18 +88,13 @@ func (b *Builder) AddGame(fen string, moves []engine.Move, result engine.Result)
 		if b.opt.MaxPly > 0 && ply >= b.opt.MaxPly {
 			break
 		}
-		k := pairKey{p.Key(), p.PolyglotMove(m)}
-		i, ok := b.idx[k]
-		if !ok {
-			i = int32(len(b.ents))
-			b.idx[k] = i
-			b.ents = append(b.ents, counter{key: k.key, move: k.move, colour: p.SideToMove()})
-		}
+		key, move := p.Key(), p.PolyglotMove(m)
+		i := b.find(key, move, p.SideToMove())
 		e := &b.ents[i]
 		e.n++
 		e.sum += uint16(score)
 		if e.n >= CountMax {
-			b.halve(k.key)
+			b.halve(key)
 		}
 		p.Make(m)
 		score = 2 - score
@@ -108,14 +102,35 @@ func (b *Builder) AddGame(fen string, moves []engine.Move, result engine.Result)
 	return nil
 }
 
-// halve halves every move of a position, as make-book's halve_stats.
-// It is rare (a pair met 16,384 times), so a scan is cheap enough.
-func (b *Builder) halve(key uint64) {
-	for i := range b.ents {
-		if e := &b.ents[i]; e.key == key {
-			e.n = (e.n + 1) / 2
-			e.sum = (e.sum + 1) / 2
+// find returns the counter of (key, move), making it if new.
+func (b *Builder) find(key uint64, move uint16, colour engine.Color) int32 {
+	n := int32(len(b.ents))
+	head, ok := b.idx[key]
+	if !ok {
+		b.idx[key] = n
+	} else {
+		i := head
+		for {
+			if b.ents[i].move == move {
+				return i
+			}
+			if b.ents[i].next < 0 {
+				b.ents[i].next = n
+				break
+			}
+			i = b.ents[i].next
 		}
+	}
+	b.ents = append(b.ents, counter{key: key, next: -1, move: move, colour: colour})
+	return n
+}
+
+// halve halves every move of a position, as make-book's halve_stats.
+func (b *Builder) halve(key uint64) {
+	for i := b.idx[key]; i >= 0; i = b.ents[i].next {
+		e := &b.ents[i]
+		e.n = (e.n + 1) / 2
+		e.sum = (e.sum + 1) / 2
 	}
 }
 
