@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -134,7 +135,7 @@ func TestBookProbeShippedVectors(t *testing.T) {
 	p := probeJSON(t, "--book", book, "--moves", "h2e2 h9g7")
 	var got []string
 	for _, m := range p.Moves {
-		got = append(got, m.UCI+" "+itoa(m.Weight))
+		got = append(got, m.UCI+" "+strconv.Itoa(m.Weight))
 		if m.Wins != nil {
 			t.Error("BOOK.DAT keeps no counts: wins must be left out")
 		}
@@ -146,8 +147,6 @@ func TestBookProbeShippedVectors(t *testing.T) {
 		t.Errorf("display move %q, want WXF H2+3", p.Moves[0].Move)
 	}
 }
-
-func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
 // TestBookFENStartHonoured: a game starting from a [FEN] is counted from
 // that position.
