@@ -202,7 +202,10 @@ func buildFromFiles(c *cli.Context, g engine.Game, b *book.Builder, sum *bookBui
 		defer repF.abort()
 		rep = newReportWriter(repF)
 	}
-	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "book")
+	size := totalSize(files)
+	// About one ply per 8 bytes of PGN; fewer distinct pairs than plies.
+	b.SizeHint(int(min(size/8, 1<<27)))
+	progress, finish := newProgress(c.App.ErrWriter, size, "book")
 	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, mainLineOnly: true,
 		replayer: replay.Replayer{Game: g}}
 	shown := 0

@@ -157,6 +157,14 @@ func NewBuilder(f Format, opt Options) (*Builder, error) {
 // Format returns the builder's format.
 func (b *Builder) Format() Format { return b.format }
 
+// SizeHint says about how many plies will be added, so the Polyglot
+// counter can be sized once.
+func (b *Builder) SizeHint(plies int) {
+	if b.pg != nil {
+		b.pg.SizeHint(plies)
+	}
+}
+
 // Games returns how many games were added.
 func (b *Builder) Games() int { return b.games }
 

@@ -37,12 +37,14 @@ type Options struct {
 // DefaultOptions are make-book's defaults.
 func DefaultOptions() Options { return Options{MinGame: 3, MaxPly: 1024} }
 
-// counter is make-book's entry while counting: games n, score sum (2 a
-// win, 1 a draw or unknown result, 0 a loss, from the mover's view) and
-// the mover's colour. The counters are 16-bit, as make-book's are.
-type counter struct {
+// slot is make-book's entry while counting: games n, score sum (2 a win,
+// 1 a draw or unknown result, 0 a loss, from the mover's view), the
+// mover's colour and the order the pair was first met. The counters are
+// 16-bit, as make-book's are. n == 0 marks an empty slot (a counted pair
+// has n ≥ 1, halving included).
+type slot struct {
 	key    uint64
-	next   int32 // the position's next move in first-met order, or -1
+	seq    int32
 	move   uint16
 	n, sum uint16
 	colour engine.Color
@@ -51,19 +53,21 @@ type counter struct {
 // Builder counts games into a book the way Polyglot's make-book does
 // (book_make.cpp): every ply counts, so a (position, move) pair repeated in
 // one game counts each time.
+//
+// The pairs live in one open-addressing table indexed by the position's
+// key and probed linearly, as make-book's own hash is: a ply costs one
+// memory access in the usual case, and all the moves of a position lie in
+// the run that starts at its key's slot, which halving walks.
 type Builder struct {
-	opt Options
-	// idx maps a position's key to its first counter; the position's
-	// other moves follow through counter.next (a position has few moves,
-	// and one 64-bit map key hashes faster than a (key, move) pair).
-	idx  map[uint64]int32
-	ents []counter
-	pos  *chess.Position
+	opt   Options
+	slots []slot
+	size  int
+	pos   *chess.Position
 }
 
 // NewBuilder returns an empty builder.
 func NewBuilder(opt Options) *Builder {
-	return &Builder{opt: opt, idx: make(map[uint64]int32, 1<<16), ents: make([]counter, 0, 1<<16), pos: chess.NewStart()}
+	return &Builder{opt: opt, slots: make([]slot, 1<<16), pos: chess.NewStart()}
 }
 
 // AddGame counts one legal game: its start (fen "" for the standard one),
@@ -88,9 +92,8 @@ func (b *Builder) AddGame(fen string, moves []engine.Move, result engine.Result)
 		if b.opt.MaxPly > 0 && ply >= b.opt.MaxPly {
 			break
 		}
-		key, move := p.Key(), p.PolyglotMove(m)
-		i := b.find(key, move, p.SideToMove())
-		e := &b.ents[i]
+		key := p.Key()
+		e := b.find(key, p.PolyglotMove(m), p.SideToMove())
 		e.n++
 		e.sum += uint16(score)
 		if e.n >= CountMax {
@@ -102,65 +105,99 @@ func (b *Builder) AddGame(fen string, moves []engine.Move, result engine.Result)
 	return nil
 }
 
-// find returns the counter of (key, move), making it if new.
-func (b *Builder) find(key uint64, move uint16, colour engine.Color) int32 {
-	n := int32(len(b.ents))
-	head, ok := b.idx[key]
-	if !ok {
-		b.idx[key] = n
-	} else {
-		i := head
-		for {
-			if b.ents[i].move == move {
-				return i
+// SizeHint makes room for about n pairs before counting starts (the table
+// otherwise doubles as it fills, each time moving every pair).
+func (b *Builder) SizeHint(n int) {
+	want := 1 << 16
+	for want < 2*n && want < 1<<28 {
+		want *= 2
+	}
+	if want > len(b.slots) && b.size == 0 {
+		b.slots = make([]slot, want)
+	}
+}
+
+// find returns the slot of (key, move), taking a new one if the pair is
+// new.
+func (b *Builder) find(key uint64, move uint16, colour engine.Color) *slot {
+	mask := uint64(len(b.slots) - 1)
+	for i := key & mask; ; i = (i + 1) & mask {
+		s := &b.slots[i]
+		if s.n == 0 {
+			if 2*(b.size+1) > len(b.slots) {
+				b.grow()
+				return b.find(key, move, colour)
 			}
-			if b.ents[i].next < 0 {
-				b.ents[i].next = n
-				break
-			}
-			i = b.ents[i].next
+			*s = slot{key: key, seq: int32(b.size), move: move, colour: colour}
+			b.size++
+			return s
+		}
+		if s.key == key && s.move == move {
+			return s
 		}
 	}
-	b.ents = append(b.ents, counter{key: key, next: -1, move: move, colour: colour})
-	return n
+}
+
+// grow doubles the table.
+func (b *Builder) grow() {
+	old := b.slots
+	b.slots = make([]slot, 2*len(old))
+	mask := uint64(len(b.slots) - 1)
+	for _, s := range old {
+		if s.n == 0 {
+			continue
+		}
+		i := s.key & mask
+		for b.slots[i].n != 0 {
+			i = (i + 1) & mask
+		}
+		b.slots[i] = s
+	}
 }
 
 // halve halves every move of a position, as make-book's halve_stats.
 func (b *Builder) halve(key uint64) {
-	for i := b.idx[key]; i >= 0; i = b.ents[i].next {
-		e := &b.ents[i]
-		e.n = (e.n + 1) / 2
-		e.sum = (e.sum + 1) / 2
+	mask := uint64(len(b.slots) - 1)
+	for i := key & mask; b.slots[i].n != 0; i = (i + 1) & mask {
+		if s := &b.slots[i]; s.key == key {
+			s.n = (s.n + 1) / 2
+			s.sum = (s.sum + 1) / 2
+		}
 	}
 }
 
 // Pairs returns how many distinct (position, move) pairs were counted.
-func (b *Builder) Pairs() int { return len(b.ents) }
+func (b *Builder) Pairs() int { return b.size }
 
 // Entries filters and sorts the counted pairs into the book's entries:
-// by key, then by descending weight (make-book's key_compare).
+// by key, then by descending weight (make-book's key_compare), then in
+// the order first met (make-book's qsort is glibc's merge sort, stable
+// over its entries in that order) with Compat, else by move.
 func (b *Builder) Entries() []Entry {
-	out := make([]Entry, 0, len(b.ents)/4)
-	for _, e := range b.ents {
-		if w, ok := b.keep(&e); ok {
-			out = append(out, Entry{Key: e.key, Move: e.move, Weight: w})
+	type kept struct {
+		Entry
+		seq int32
+	}
+	var ks []kept
+	for i := range b.slots {
+		s := &b.slots[i]
+		if s.n == 0 {
+			continue
+		}
+		if w, ok := b.keep(s); ok {
+			ks = append(ks, kept{Entry{Key: s.key, Move: s.move, Weight: w}, s.seq})
 		}
 	}
-	if b.opt.Compat {
-		// make-book's qsort is glibc's merge sort: stable, so ties stay in
-		// the order the pairs were first met.
-		slices.SortStableFunc(out, func(x, y Entry) int {
-			if x.Key != y.Key {
-				if x.Key < y.Key {
-					return -1
-				}
-				return 1
-			}
-			return int(y.Weight) - int(x.Weight)
-		})
-		return out
+	slices.SortFunc(ks, func(x, y kept) int {
+		if c := compareEntries(x.Entry, y.Entry); c != 0 && (!b.opt.Compat || x.Key != y.Key || x.Weight != y.Weight) {
+			return c
+		}
+		return int(x.seq - y.seq)
+	})
+	out := make([]Entry, len(ks))
+	for i := range ks {
+		out[i] = ks[i].Entry
 	}
-	slices.SortFunc(out, compareEntries)
 	return out
 }
 
@@ -182,7 +219,7 @@ func compareEntries(x, y Entry) int {
 func SortEntries(entries []Entry) { slices.SortFunc(entries, compareEntries) }
 
 // keep is make-book's keep_entry and entry_score.
-func (b *Builder) keep(e *counter) (uint16, bool) {
+func (b *Builder) keep(e *slot) (uint16, bool) {
 	if int(e.n) < b.opt.MinGame || e.sum == 0 {
 		return 0, false
 	}
