@@ -6,11 +6,13 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/index"
 	"github.com/xqdb/xqdb/query/book"
 	"github.com/xqdb/xqdb/replay"
 )
@@ -250,16 +252,37 @@ func buildFromDB(c *cli.Context, g engine.Game, b *book.Builder) error {
 			ids = append(ids, uint32(gid))
 		}
 	}
-	for _, gid := range ids {
-		r, err := s.Game(gid)
-		if err != nil {
-			return err
+	// Reading a stored game decodes its moves (a move generation a ply):
+	// the workers read a chunk of games, then the builder counts them in id
+	// order.
+	jobs := max(c.Int("jobs"), 1)
+	recs := make([]*index.Record, 512)
+	errs := make([]error, len(recs))
+	for len(ids) > 0 {
+		chunk := ids[:min(len(ids), len(recs))]
+		ids = ids[len(chunk):]
+		var wg sync.WaitGroup
+		for w := range jobs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := w; i < len(chunk); i += jobs {
+					recs[i], errs[i] = s.Game(chunk[i])
+				}
+			}()
 		}
-		if r.Game != g {
-			continue
-		}
-		if err := b.AddGame(r.StartFEN, r.Moves, r.Result); err != nil {
-			return fmt.Errorf("game %d: %w", gid, err)
+		wg.Wait()
+		for i, gid := range chunk {
+			if errs[i] != nil {
+				return errs[i]
+			}
+			r := recs[i]
+			if r.Game != g {
+				continue
+			}
+			if err := b.AddGame(r.StartFEN, r.Moves, r.Result); err != nil {
+				return fmt.Errorf("game %d: %w", gid, err)
+			}
 		}
 	}
 	return nil

@@ -170,10 +170,12 @@ func TestBuilderMatchesMakeBook(t *testing.T) {
 	if !sameSet(got, "h2e2 1, b2e2 1, e3e4 2") {
 		t.Errorf("start: %s, want h2e2 1, b2e2 1, e3e4 2 (5/4, 5/4, 8/4)", got)
 	}
-	for i := 1; i < len(rs); i++ {
-		if rs[i].Lock < rs[i-1].Lock {
-			t.Fatal("records not sorted by lock")
-		}
+	// The whole file: three records of the start's lock1, by move code
+	// (e3e4 0x8797, b2e2 0xA7A4, h2e2 0xA7AA), values 8/4, 5/4, 5/4.
+	_, l1 := eleeye.Locks(start, false)
+	want := eleeye.Append(nil, []eleeye.Record{{l1, 0x8797, 2}, {l1, 0xA7A4, 1}, {l1, 0xA7AA, 1}})
+	if got := eleeye.Append(nil, rs); !bytes.Equal(got, want) {
+		t.Errorf("file %x\nwant %x", got, want)
 	}
 	// Nothing after h2e2 reaches 4: −2 for h9g7, 3 for b9c7.
 	p := xiangqi.NewStart()
