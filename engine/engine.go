@@ -84,6 +84,31 @@ type Move uint16
 // NoMove is the zero Move.
 const NoMove Move = 0
 
+// NullMove passes the turn without moving a piece: "--" in the PGN that
+// ChessBase and SCID write ("Z0" and "0000" in other tools). It is no
+// legal move of either game, but records use it to show a threat or to
+// give odds; Position.Make plays it when the side to move is not in check
+// (a null move in check would leave a king to be taken). No engine move
+// has every bit set: chess moves use 15 bits, Xiangqi squares are below
+// 0xFF.
+const NullMove Move = 0xFFFF
+
+// IsNullToken reports whether a movetext token is a null move as the
+// tools that write them spell it: "--" (ChessBase, SCID, pgn-extract),
+// "Z0" (ChessBase's older exports) and "0000" (UCI).
+func IsNullToken(tok []byte) bool {
+	switch len(tok) {
+	case 2:
+		return tok[0] == '-' && tok[1] == '-' || tok[0] == 'Z' && tok[1] == '0'
+	case 4:
+		return tok[0] == '0' && tok[1] == '0' && tok[2] == '0' && tok[3] == '0'
+	}
+	return false
+}
+
+// NullText is how xqdb writes a null move, in every notation: PGN's "--".
+const NullText = "--"
+
 // Status says how a game stands: ongoing, ended in the position (mate,
 // stalemate: RULES X12, C4), or decided by a ruling over the game's history
 // (repetition, perpetual check or chase, move limits, dead material:
@@ -234,7 +259,8 @@ type Position interface {
 	AppendLegalMoves(dst []Move) []Move
 	// IsLegal reports whether m is a legal move here.
 	IsLegal(m Move) bool
-	// Make plays a legal move; Unmake takes back the last one made.
+	// Make plays a legal move, or NullMove when the side to move is not
+	// in check (the caller checks); Unmake takes back the last one made.
 	Make(m Move)
 	Unmake()
 	// Status says whether the side to move is mated or stalemated.

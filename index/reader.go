@@ -69,7 +69,8 @@ func positionID(p engine.Position) string {
 
 // FindPosition replays a stored game and returns the first ply at which it
 // reached pos (0 = its start), comparing keys and then the real position,
-// since 64-bit keys can collide (DESIGN "Keys and storage").
+// since 64-bit keys can collide (DESIGN "Keys and storage"). Position
+// search stops at a null move: the positions after one were not played.
 func FindPosition(r *Record, pos engine.Position) (int, bool) {
 	p, err := games.New(r.Game, r.StartFEN)
 	if err != nil {
@@ -85,7 +86,7 @@ func FindPosition(r *Record, pos engine.Position) (int, bool) {
 				return ply, true
 			}
 		}
-		if ply == len(r.Moves) {
+		if ply == len(r.Moves) || r.Moves[ply] == engine.NullMove {
 			return 0, false
 		}
 		p.Make(r.Moves[ply])
@@ -180,7 +181,7 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 			continue
 		}
 		code := uint16(EndSlot)
-		if ply < len(r.Moves) {
+		if ply < len(r.Moves) && r.Moves[ply] != engine.NullMove {
 			code = games.WireCode(game, r.Moves[ply])
 		}
 		var one statsValue

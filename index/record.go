@@ -77,8 +77,10 @@ func equalFold(a, b string) bool {
 	return true
 }
 
-// recordVersion is the first byte of every record.
-const recordVersion = 2
+// recordVersion is the first byte of every record. Version 3 stores a
+// null move as the move byte games.NullRank (255), which no version 2
+// record holds; version 2 records read as before.
+const recordVersion = 3
 
 // ErrCorruptRecord is returned when a stored game record cannot be decoded.
 var ErrCorruptRecord = errors.New("index: corrupt game record")
@@ -125,7 +127,7 @@ func encodeRecord(dst []byte, r *Record) ([]byte, error) {
 // decodeRecord unpacks a record stored under id.
 func decodeRecord(id uint32, b []byte) (*Record, error) {
 	d := decoder{b: b}
-	if d.byte() != recordVersion {
+	if v := d.byte(); v != recordVersion && v != 2 {
 		return nil, fmt.Errorf("%w %d: unknown version", ErrCorruptRecord, id)
 	}
 	r := &Record{ID: id}

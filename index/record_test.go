@@ -100,6 +100,8 @@ func TestDecodeRecordRejectsGarbage(t *testing.T) {
 
 func FuzzDecodeRecord(f *testing.F) {
 	f.Add([]byte{recordVersion, 1, 1, 0, 0, 0, 0, 0, 0, 2, 3, 4})
+	f.Add([]byte{recordVersion, 2, 1, 0, 0, 0, 0, 0, 0, 3, 12, 255, 7}) // a null move
+	f.Add([]byte{2, 1, 1, 0, 0, 0, 0, 0, 0, 2, 3, 4})                   // version 2
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_, _ = decodeRecord(1, b)
 	})

@@ -274,7 +274,9 @@ func atoi(s string) int {
 
 // occurrencesOf lists each distinct position of the game once, with the
 // move played the first time it was reached (a game counts once per
-// position, as in the lichess explorer).
+// position, as in the lichess explorer). Position search stops at a null
+// move: the position before it counts the game as ending there, and the
+// positions after it (never on a board) are not indexed.
 func occurrencesOf(g *Game) []occurrence {
 	// An open-addressing set of the keys seen, at most half full: a
 	// position repeated later in the game is skipped.
@@ -288,7 +290,14 @@ func occurrencesOf(g *Game) []occurrence {
 	}
 	seenZero := false // 0 marks an empty slot, so key 0 is tracked apart
 	out := make([]occurrence, 0, len(g.Keys))
-	for ply, k := range g.Keys {
+	keys := g.Keys
+	for ply, m := range g.Moves {
+		if m == engine.NullMove {
+			keys = keys[:ply+1]
+			break
+		}
+	}
+	for ply, k := range keys {
 		if k == 0 {
 			if seenZero {
 				continue
@@ -305,7 +314,7 @@ func occurrencesOf(g *Game) []occurrence {
 			seen[i] = k
 		}
 		code := uint16(EndSlot)
-		if ply < len(g.Moves) {
+		if ply < len(g.Moves) && g.Moves[ply] != engine.NullMove {
 			code = games.WireCode(g.Game, g.Moves[ply])
 		}
 		out = append(out, occurrence{key: k, ply: uint16(min(ply, 0xFFFF)), code: code})

@@ -8,9 +8,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/enginetest"
 	"github.com/xqdb/xqdb/importer"
 )
@@ -18,6 +20,7 @@ import (
 // tally replays every record a reader yields and sorts the outcomes.
 type tally struct {
 	valid, plies int
+	nulls        int // valid records with a null move
 	kinds        map[string]int
 	errs         []*GameError
 	hashes       map[[16]byte]bool
@@ -89,6 +92,9 @@ func (t *tally) read(tb testing.TB, r *importer.Reader) {
 			continue
 		}
 		t.valid++
+		if slices.Contains(g.Moves, engine.NullMove) {
+			t.nulls++
+		}
 		t.plies += len(g.Moves)
 		t.hashes[Hash(&g)] = true
 	}
@@ -184,8 +190,8 @@ func itoa(n int) string {
 // its author used to harden his parser (shared SOURCES.md). python-chess
 // flags 17 games; we reject 10 main lines for illegal or ambiguous SAN
 // (ambiguous.pgn, chessdoctor ×4, europe_echecs, immortal_games ×4), 8 for
-// null moves ("--", which pgn-extract also refuses without
-// --allownullmoves) and 5 records without moves. hayes, human_computer
+// (and 5 records without moves; the 8 with null moves, "--", which
+// pgn-extract reads with --allownullmoves, are valid). hayes, human_computer
 // and perle are flagged by python-chess for moves inside variations:
 // xqdb replays main lines and keeps variations as text.
 func TestReplayChessDBOddities(t *testing.T) {
@@ -194,15 +200,31 @@ func TestReplayChessDBOddities(t *testing.T) {
 		t.Fatalf("%d files, %v", len(files), err)
 	}
 	tl := tallyFiles(t, files)
-	nulls := 0
+	want := map[string]int{"ambiguous": 6, "illegal": 4, "empty": 5}
+	if tl.valid != 2563 || fmt.Sprint(tl.kinds) != fmt.Sprint(want) || tl.nulls != 8 {
+		t.Errorf("%d valid, rejected %v (%d with null moves); want 2563 valid, %v, 8 with null moves", tl.valid, tl.kinds, tl.nulls, want)
+	}
+}
+
+// TestReplayNullMoveRecordsOfSharedData: the 16 records of the shared
+// data with "--" null moves (8 in chess_db's middleg.pgn, 2 in each of
+// pgn-extract's odds and allownullmoves inputs and outputs) and the one
+// with ChessBase's "Z0" (python-chess's anastasian-lewis.pgn) are valid.
+func TestReplayNullMoveRecordsOfSharedData(t *testing.T) {
+	var files []string
+	for _, rel := range []string{"chess/chess_db-pgn/middleg.pgn.gz", "chess/pgn-extract/infiles/odds.pgn",
+		"chess/pgn-extract/infiles/test-allownullmoves.pgn", "chess/pgn-extract/outfiles/odds-out.pgn",
+		"chess/pgn-extract/outfiles/test-allownullmoves-out.pgn", "chess/python-chess/pgn/anastasian-lewis.pgn"} {
+		files = append(files, enginetest.SharedData(t, rel))
+	}
+	tl := tallyFiles(t, files)
 	for _, e := range tl.errs {
-		if e.Move == "--" {
-			nulls++
+		if engine.IsNullToken([]byte(e.Move)) {
+			t.Errorf("null move rejected: %v", e)
 		}
 	}
-	want := map[string]int{"ambiguous": 6, "illegal": 4, "parse": 8, "empty": 5}
-	if tl.valid != 2555 || fmt.Sprint(tl.kinds) != fmt.Sprint(want) || nulls != 8 {
-		t.Errorf("%d valid, rejected %v (%d null moves); want 2555 valid, %v, 8 null moves", tl.valid, tl.kinds, nulls, want)
+	if tl.nulls != 17 {
+		t.Errorf("%d valid records with null moves, want 17 (rejected: %v)", tl.nulls, tl.kinds)
 	}
 }
 

@@ -173,6 +173,14 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 		if err == nil {
 			return m, nil
 		}
+		// A null move ("--", SCID and ChessBase): read only when the
+		// token is no move, so real moves pay nothing for it.
+		if engine.IsNullToken(tok) {
+			if !pos.InCheck() {
+				return engine.NullMove, nil
+			}
+			err = fmt.Errorf("%w: a null move while in check", ErrIllegalMove)
+		}
 		// After a mate or stalemate no move is legal: say so rather than
 		// "illegal" (RULES X12, C4).
 		if last := ref.Last(); last.Ends() {
@@ -196,9 +204,16 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 		out.finish(ref)
 		return e
 	}
+	var stopped Referee // the referee a null move stopped
 	for i := range rec.Moves {
 		if r.Ranks {
 			out.Ranks = append(out.Ranks, uint8(games.RankLegal(pos, m)))
+		}
+		if m == engine.NullMove && stopped == nil {
+			// The rulings need the real sequence of positions (RULES
+			// X13–X16, C5): they stop at a null move, those made before
+			// it stand, and the moves after it are only checked legal.
+			stopped, ref = ref, plainPlayer{pos}
 		}
 		ref.Advance(m)
 		out.Moves = append(out.Moves, m)
@@ -222,16 +237,30 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 			e.Ply, e.Move = i+2, string(rec.MoveText(i+1))
 			e.Line, e.Offset = int(rec.Moves[i+1].Line), rec.Moves[i+1].Offset
 		}
-		out.finish(ref)
+		out.finishNull(ref, stopped)
 		return e
 	}
-	out.finish(ref)
+	out.finishNull(ref, stopped)
 	if out.Mismatch = mismatch(out.Termination, out.Result); out.Mismatch != "" && r.StrictResults {
 		e := newError(src, fmt.Errorf("%w: %s", ErrResultMismatch, out.Mismatch))
 		e.Ply = out.Termination.Ply
 		return e
 	}
 	return nil
+}
+
+// finishNull is finish for a game whose referee a null move may have
+// stopped: its rulings stand, and only a mate or stalemate on the board
+// ends the game after it.
+func (g *Game) finishNull(ref, stopped Referee) {
+	if stopped == nil {
+		g.finish(ref)
+		return
+	}
+	g.Rulings = append(g.Rulings, stopped.Rulings()...)
+	if st := ref.(plainPlayer).p.Status(); st != engine.Ongoing {
+		g.Status = st
+	}
 }
 
 // finish takes the referee's findings.

@@ -149,6 +149,8 @@ func FuzzReplay(f *testing.F) {
 		"1. h2e2 h9g7 *",
 		"[FEN \"4k4/9/9/9/9/9/9/9/4A4/3AK4 b - - 0 1\"]\n\n1. 将5平4 *",
 		"1. P2-5 M8.7 2. M2.3 X9-8",
+		"[White \"A\"]\n\n1. e4 -- 2. -- Z0 3. d4 0000 *\n",
+		"[Game \"Chinese Chess\"]\n\n1. 炮二平五 -- 2. 炮五进四 *\n",
 	} {
 		f.Add(s)
 	}

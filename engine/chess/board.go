@@ -158,6 +158,32 @@ func castleRook(from, to Square) (rFrom, rTo Square, ok bool) {
 }
 
 // undoMove takes back m, which must be the last move done with doMove.
+// doNull passes the turn: the e.p. square lapses (RULES C3: only on the
+// very next move), the clocks run, no piece moves.
+func (b *board) doNull() undo {
+	u := undo{key: b.key, half: b.half, castle: b.castle, ep: b.ep}
+	b.key ^= zTurn
+	if b.ep != NoSquare {
+		b.key ^= zEP[b.ep&7]
+		b.ep = NoSquare
+	}
+	b.half++
+	if b.side == Black {
+		b.full++
+	}
+	b.side ^= 1
+	return u
+}
+
+// undoNull takes back doNull.
+func (b *board) undoNull(u undo) {
+	b.side ^= 1
+	if b.side == Black {
+		b.full--
+	}
+	b.key, b.half, b.castle, b.ep = u.key, u.half, u.castle, u.ep
+}
+
 func (b *board) undoMove(m engine.Move, u undo) {
 	from, to := moveFrom(m), moveTo(m)
 	them := b.side

@@ -22,8 +22,11 @@ func (p *Position) ParseMove(token string, n engine.Notation) (engine.Move, erro
 }
 
 // FormatMove writes the legal move m in SAN (for SAN and Auto) or UCI (for
-// UCI and every non-chess notation).
+// UCI and every non-chess notation). engine.NullMove is "--" in all.
 func (p *Position) FormatMove(m engine.Move, n engine.Notation) string {
+	if m == engine.NullMove {
+		return engine.NullText
+	}
 	var buf [16]byte
 	switch n {
 	case engine.Auto, engine.SAN:

@@ -154,8 +154,14 @@ func (b *board) isLegal(m engine.Move) bool {
 
 // Make plays the legal move m. It does not check legality (use IsLegal or
 // ParseMove first); an illegal move corrupts the position. It does not
-// allocate unless the history outgrows its capacity.
+// allocate unless the history outgrows its capacity. engine.NullMove
+// passes the turn (the caller checks the side to move is not in check).
 func (p *Position) Make(m engine.Move) {
+	if m == engine.NullMove {
+		p.genOK = false
+		p.hist = append(p.hist, histEntry{u: p.b.doNull(), m: m})
+		return
+	}
 	if pc := p.b.sq[moveFrom(m)]; pc == NoPiece || pc.Color() != p.b.side {
 		panic("chess: Make " + uciString(m) + ": no piece of the side to move on its from-square")
 	}
@@ -173,6 +179,10 @@ func (p *Position) Unmake() {
 	h := p.hist[n]
 	p.hist = p.hist[:n]
 	p.genOK = false
+	if h.m == engine.NullMove {
+		p.b.undoNull(h.u)
+		return
+	}
 	p.b.undoMove(h.m, h.u)
 }
 

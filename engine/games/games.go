@@ -67,11 +67,22 @@ func StartFEN(g engine.Game) string {
 	return ""
 }
 
+// NullCode is the wire code of engine.NullMove in both games: no real
+// move has it (Xiangqi codes are below 90*128, chess codes use 15 bits).
+const NullCode = 0xFFFF
+
+// NullRank is the rank (MoveRank) a null move is stored as: no position
+// has 255 legal moves (chess has at most 218, Xiangqi fewer).
+const NullRank = 255
+
 // WireCode returns a move as a stable 16-bit code for storage: Xiangqi
 // from*128+to over the 0–89 point numbering, chess the Polyglot layout the
 // chess engine uses for its moves. Unlike engine.Move it never changes with
-// an engine's internal board layout.
+// an engine's internal board layout. engine.NullMove is NullCode.
 func WireCode(g engine.Game, m engine.Move) uint16 {
+	if m == engine.NullMove {
+		return NullCode
+	}
 	if g == engine.Xiangqi {
 		return uint16(xiangqi.Index90(xiangqi.MoveFrom(m))<<7 | xiangqi.Index90(xiangqi.MoveTo(m)))
 	}
@@ -80,6 +91,9 @@ func WireCode(g engine.Game, m engine.Move) uint16 {
 
 // FromWireCode is the inverse of WireCode.
 func FromWireCode(g engine.Game, c uint16) engine.Move {
+	if c == NullCode {
+		return engine.NullMove
+	}
 	if g == engine.Xiangqi {
 		return xiangqi.NewMove(xiangqi.SquareFrom90(int(c>>7)), xiangqi.SquareFrom90(int(c&127)))
 	}
@@ -114,8 +128,12 @@ type legalRanker interface {
 	RankLegal(m engine.Move) int
 }
 
-// RankLegal is MoveRank of a move known to be legal in p.
+// RankLegal is MoveRank of a move known to be legal in p (NullRank for
+// engine.NullMove).
 func RankLegal(p engine.Position, m engine.Move) int {
+	if m == engine.NullMove {
+		return NullRank
+	}
 	if r, ok := p.(legalRanker); ok {
 		return r.RankLegal(m)
 	}
@@ -130,8 +148,12 @@ type moveAtRanker interface {
 }
 
 // MoveAtRank is the inverse of MoveRank: the legal move of p whose rank is
-// r, and false when p has no more than r legal moves.
+// r, and false when p has no more than r legal moves. NullRank is
+// engine.NullMove, which is allowed when the side to move is not in check.
 func MoveAtRank(p engine.Position, r int) (engine.Move, bool) {
+	if r == NullRank {
+		return engine.NullMove, !p.InCheck()
+	}
 	if x, ok := p.(moveAtRanker); ok {
 		return x.MoveAtRank(r)
 	}
@@ -148,7 +170,11 @@ func MoveAtRank(p engine.Position, r int) (engine.Move, bool) {
 // MoveRank returns how many legal moves of p have a smaller wire code than
 // m, and whether m is legal: m's index among the legal moves sorted by wire
 // code, which does not depend on the order an engine generates them in.
+// engine.NullMove ranks NullRank, allowed when p is not in check.
 func MoveRank(p engine.Position, m engine.Move) (int, bool) {
+	if m == engine.NullMove {
+		return NullRank, !p.InCheck()
+	}
 	if r, ok := p.(moveRanker); ok {
 		return r.MoveRank(m)
 	}

@@ -5,8 +5,29 @@ import "github.com/xqdb/xqdb/engine"
 // Make plays a legal move. The caller guarantees legality (moves come from
 // AppendLegalMoves or ParseMove); Make keeps the key incrementally and
 // pushes what Unmake needs. It does not allocate while the history stays
-// within its preallocated capacity.
+// within its preallocated capacity. engine.NullMove passes the turn (the
+// caller checks the side to move is not in check).
 func (p *Position) Make(m engine.Move) {
+	if m == engine.NullMove {
+		p.makeNull()
+		return
+	}
+	p.makeMove(m)
+}
+
+// makeNull passes the turn: only the side, the key and the counters change.
+func (p *Position) makeNull() {
+	p.hist = append(p.hist, undo{move: engine.NullMove, halfmove: p.halfmove, key: p.key})
+	p.key ^= zobBlack
+	p.halfmove++
+	if p.side == engine.Second {
+		p.fullmove++
+	}
+	p.side ^= 1
+}
+
+// makeMove is Make of a real move: perft calls it directly.
+func (p *Position) makeMove(m engine.Move) {
 	from, to := MoveFrom(m), MoveTo(m)
 	pc, captured := p.board[from], p.board[to]
 	p.hist = append(p.hist, undo{move: m, captured: captured, halfmove: p.halfmove, key: p.key})
@@ -27,8 +48,23 @@ func (p *Position) Make(m engine.Move) {
 	p.side ^= 1
 }
 
-// Unmake takes back the last move made.
+// Unmake takes back the last move made (a null move too).
 func (p *Position) Unmake() {
+	if p.hist[len(p.hist)-1].move == engine.NullMove {
+		u := p.hist[len(p.hist)-1]
+		p.hist = p.hist[:len(p.hist)-1]
+		p.side ^= 1
+		if p.side == engine.Second {
+			p.fullmove--
+		}
+		p.halfmove, p.key = u.halfmove, u.key
+		return
+	}
+	p.unmakeMove()
+}
+
+// unmakeMove is Unmake of a real move: perft calls it directly.
+func (p *Position) unmakeMove() {
 	u := p.hist[len(p.hist)-1]
 	p.hist = p.hist[:len(p.hist)-1]
 	from, to := MoveFrom(u.move), MoveTo(u.move)

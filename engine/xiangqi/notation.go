@@ -145,8 +145,12 @@ func (p *Position) FormatMove(m engine.Move, n engine.Notation) string {
 //	engine.ChineseTraditional  炮二平五, 馬８進７, 前炮平五 (CCPD's glyphs)
 //	engine.Vietnamese          P2-5, M8.7, Pt-5
 //
-// A move that does not start from a piece is written in ICCS.
+// A move that does not start from a piece is written in ICCS;
+// engine.NullMove is "--" in every notation.
 func (p *Position) AppendMove(dst []byte, m engine.Move, n engine.Notation) []byte {
+	if m == engine.NullMove {
+		return append(dst, engine.NullText...)
+	}
 	from, to := MoveFrom(m), MoveTo(m)
 	id := p.board[from]
 	if !onBoard[from] || !onBoard[to] || id == empty {

@@ -25,9 +25,9 @@ func (p *Position) perft(depth int, bufs [][MaxMoves]engine.Move) uint64 {
 	}
 	var n uint64
 	for _, m := range moves {
-		p.Make(m)
+		p.makeMove(m)
 		n += p.perft(depth-1, bufs[1:])
-		p.Unmake()
+		p.unmakeMove()
 	}
 	return n
 }

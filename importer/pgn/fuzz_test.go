@@ -29,6 +29,7 @@ func FuzzPGN(f *testing.F) {
 		"[A \"b\\\"\"] [B \"A]][\"]\n\n1. 炮二平五 马８进７ *",
 		"{ never closed\n\n[Event \"x\"]\n1. e4",
 		"((((((()))))) ) ) ( ;\n% x\n\x00\ufeff[",
+		"1. e4 -- 2. Z0 0000 (2... -- $2) *",
 	} {
 		f.Add([]byte(s))
 	}

@@ -62,6 +62,9 @@ func classifyWord(w []byte) (k record.Kind, n int) {
 			i++
 		}
 		if i == len(w) {
+			if i == 4 && string(w) == "0000" {
+				return record.Move, 4 // UCI's null move, not move 0
+			}
 			return record.MoveNumber, i
 		}
 		j := i
