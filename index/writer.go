@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"math/bits"
 	"path/filepath"
 	"slices"
@@ -199,6 +200,9 @@ func Prepare(g *Game) (*Prepared, error) {
 	rec.Moves, rec.Ranks, rec.Rulings = nil, nil, slices.Clone(rec.Rulings)
 	a.Hash = foldHash(games.GameHash(g.Game, g.Keys[0], g.Moves))
 	a.Players = playersHash(&g.Record)
+	if len(g.Moves) == 0 {
+		a.Hash = headerHash(a.Hash, g.Tags)
+	}
 	return &Prepared{rec: &rec, bytes: b, attrs: a, occ: occurrencesOf(g)}, nil
 }
 
@@ -272,12 +276,30 @@ func atoi(s string) int {
 	return n
 }
 
+// headerHash identifies a game without moves by its tags as well: header-
+// only games (a broadcast's results) share their start and their empty
+// move list, so the moves alone would fold them all into one. Importing
+// the same file again still adds nothing.
+func headerHash(h uint64, tags []Tag) uint64 {
+	f := fnv.New64a()
+	for _, t := range tags {
+		f.Write([]byte(t.Name))
+		f.Write([]byte{0})
+		f.Write([]byte(t.Value))
+		f.Write([]byte{0})
+	}
+	return h ^ f.Sum64()
+}
+
 // occurrencesOf lists each distinct position of the game once, with the
 // move played the first time it was reached (a game counts once per
 // position, as in the lichess explorer). Position search stops at a null
 // move: the position before it counts the game as ending there, and the
 // positions after it (never on a board) are not indexed.
 func occurrencesOf(g *Game) []occurrence {
+	if len(g.Moves) == 0 {
+		return nil // a header-only game: position search skips it
+	}
 	// An open-addressing set of the keys seen, at most half full: a
 	// position repeated later in the game is skipped.
 	var stack [512]uint64

@@ -57,6 +57,11 @@ type Replayer struct {
 	// Ranks records each move's rank among the legal moves (games.MoveRank),
 	// the form the database stores moves in, while the position is at hand.
 	Ranks bool
+	// KeepEmpty replays a record with tags but no moves (a header-only
+	// game: a result, players, ratings) to a Game without moves instead of
+	// ErrEmpty, so imports keep it for players' histories and crosstables.
+	// A PGN record that names no game is chess, PGN's own game.
+	KeepEmpty bool
 
 	// positions are set up again for each record of their game.
 	positions [4]engine.Position
@@ -118,7 +123,10 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	}
 	if g == engine.UnknownGame {
 		if len(rec.Moves) == 0 {
-			return newError(src, ErrEmpty)
+			if !r.keepsEmpty(rec) {
+				return newError(src, ErrEmpty)
+			}
+			g = engine.Chess
 		}
 		// Nothing tells the game (coordinate moves, no tags: notnil's
 		// "1. g1f3 e7e5"): keep the game in which every move is legal.
@@ -136,7 +144,7 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	out.StartFEN = rec.FEN
 	// A record without moves is empty whatever its set-up says: XQF and
 	// DhtmlXQ tell the side to move only through the first move.
-	if len(rec.Moves) == 0 {
+	if len(rec.Moves) == 0 && !r.keepsEmpty(rec) {
 		return newError(src, ErrEmpty)
 	}
 	pos, err := games.Reuse(r.positions[g%4], g, rec.FEN)
@@ -146,6 +154,11 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	r.positions[g%4] = pos
 	if rec.FEN != "" && isStandardStart(g, pos) {
 		out.StartFEN = ""
+	}
+	if len(rec.Moves) == 0 { // a header-only game (KeepEmpty)
+		out.Notation = rec.NotationHint
+		out.Keys = append(out.Keys, pos.Key())
+		return nil
 	}
 	n := r.Notation
 	if n == engine.Auto {
@@ -247,6 +260,13 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 		return e
 	}
 	return nil
+}
+
+// keepsEmpty reports whether a record without moves is kept as a
+// header-only game: KeepEmpty is set and the record has tags (a record
+// with neither tags nor moves holds nothing to keep).
+func (r *Replayer) keepsEmpty(rec *importer.Record) bool {
+	return r.KeepEmpty && len(rec.Tags) > 0
 }
 
 // finishNull is finish for a game whose referee a null move may have

@@ -14,7 +14,7 @@ func TestDemo(t *testing.T) {
 	data := filepath.Dir(fixture(demoFiles[0])) // before leaving the repository
 	t.Chdir(t.TempDir())
 	code, out, stderr := runCLI(t, "demo", "--data", data)
-	if code != exitOK || !strings.Contains(out, "4423 added") || !strings.Contains(out, "Ruy Lopez") {
+	if code != exitOK || !strings.Contains(out, "4424 added") || !strings.Contains(out, "Ruy Lopez") {
 		t.Fatalf("demo: exit %d\n%s\n%s", code, out, stderr)
 	}
 	if code, out, _ := runCLI(t, "demo", "--data", data); code != exitOK || !strings.Contains(out, " 0 added") {
@@ -38,7 +38,7 @@ func TestDemoRebuildsStaleFolder(t *testing.T) {
 	}
 	db.Close()
 	code, out, stderr := runCLI(t, "demo", "--data", data)
-	if code != exitOK || !strings.Contains(out, "building it again") || !strings.Contains(out, "4423 added") {
+	if code != exitOK || !strings.Contains(out, "building it again") || !strings.Contains(out, "4424 added") {
 		t.Fatalf("demo over a stale folder: exit %d\n%s\n%s", code, out, stderr)
 	}
 }

@@ -62,6 +62,11 @@ uninterrupted import.
 --db must be an xqdb database, an empty folder or a new one: import does not
 write a database among other files.
 
+A record with tags but no moves (a broadcast's results, a crosstable) is
+stored as a header-only game: its metadata is searchable (games --query),
+show and export write it, and position search skips it. A null move ("--")
+is stored; the positions after it are not indexed.
+
 Example:
    xqdb import --report rejects.jsonl games/`,
 	Flags: append([]cli.Flag{
@@ -93,6 +98,9 @@ type importSummary struct {
 	Positions    int     `json:"positions"`
 	Seconds      float64 `json:"seconds"`
 	Mismatches   int     `json:"result_mismatches"`
+	// HeaderOnly counts the added games without moves (kept for their
+	// metadata; clean reports them as "empty").
+	HeaderOnly int `json:"header_only"`
 }
 
 func runImport(c *cli.Context) error {
@@ -164,7 +172,7 @@ func runImport(c *cli.Context) error {
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "import")
 	var sum importSummary
 	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, markRepeats: true, mainLineOnly: true, encoding: enc,
-		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results"), Ranks: true},
+		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results"), Ranks: true, KeepEmpty: true},
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {
 				it.prepared, it.err = index.Prepare(indexGame(&it.rec, &it.game))
@@ -216,6 +224,9 @@ func runImport(c *cli.Context) error {
 			return duplicate(it, res.Gid)
 		}
 		sum.Added++
+		if len(it.game.Moves) == 0 {
+			sum.HeaderOnly++
+		}
 		sum.Positions += it.prepared.Positions()
 		if it.game.Mismatch != "" {
 			sum.Mismatches++

@@ -67,6 +67,16 @@ func textKeyOf(r *importer.Record, buf []byte, tags []string) (textKey, []byte) 
 		buf = append(buf, 0)
 		buf = append(buf, r.Text[m.Start:m.End]...)
 	}
+	if len(r.Moves) == 0 {
+		// Header-only games differ by their tags alone (a broadcast's
+		// results): the tags are what repeats.
+		for _, t := range r.Tags {
+			buf = append(buf, 1)
+			buf = append(buf, t.Name...)
+			buf = append(buf, 0)
+			buf = append(buf, t.Value...)
+		}
+	}
 	return textKey{maphash.Bytes(textSeeds[0], buf), maphash.Bytes(textSeeds[1], buf)}, buf
 }
 

@@ -2,10 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/xqdb/xqdb/engine/enginetest"
 )
 
 // writeFile writes text to name in a fresh temporary folder.
@@ -91,5 +94,59 @@ func TestImportKeepsNullMoves(t *testing.T) {
 	}
 	if sum := importJSON(t, filepath.Join(t.TempDir(), "db2"), exp); sum.Added != 3 || sum.Rejected != 0 {
 		t.Fatalf("re-import of the export: %+v", sum)
+	}
+}
+
+// TestImportKeepsHeaderOnlyGames: the 605 games of the FIDE Women's World
+// Rapid 2024 broadcast (scalachess's FWWRC.pgn: results, ratings, FIDE
+// ids, no moves) are stored as header-only games: games --query finds
+// them, show and export write them, position search skips them, a second
+// import adds nothing, and clean still reports them as "empty".
+func TestImportKeepsHeaderOnlyGames(t *testing.T) {
+	src := enginetest.SharedData(t, "chess/scalachess/FWWRC.pgn")
+	db := filepath.Join(t.TempDir(), "db")
+	sum := importJSON(t, db, src, fixture("pgnmentor-capablanca-fischer.pgn.gz"))
+	if sum.HeaderOnly != 605 || sum.Rejected != 1 {
+		t.Fatalf("import: %+v, want 605 header-only games and Gelfand–Gareev rejected", sum)
+	}
+	if n := countQuery(t, db, `black:"Ju, Wenjun"`); n < 1 {
+		t.Errorf("games --query black:\"Ju, Wenjun\": %d games", n)
+	}
+	if n := countQuery(t, db, `event:"Women’s World Rapid"`); n != 605 {
+		t.Errorf("games --query event: %d games, want 605", n)
+	}
+	// Position search: the start position counts the games with moves only.
+	tr := treeOf(t, "--db", db, "--game", "chess")
+	if tr.Games+tr.EndedHere != sum.Added-605 {
+		t.Errorf("tree of the start: %d games, want %d (the games with moves)", tr.Games+tr.EndedHere, sum.Added-605)
+	}
+	_, out, _ := runCLI(t, "games", "--db", db, "--query", `white:charkhalashvili black:"Ju, Wenjun"`, "--json")
+	var gl gamesJSON
+	if err := json.Unmarshal([]byte(out), &gl); err != nil || gl.Total != 1 {
+		t.Fatalf("Charkhalashvili–Ju: %s", out)
+	}
+	code, show, _ := runCLI(t, "show", "--db", db, fmt.Sprint(gl.Games[0].ID))
+	if code != exitOK || !strings.Contains(show, `[White "Charkhalashvili, Inga"]`) || !strings.Contains(show, `[BlackFideId "8603006"]`) ||
+		!strings.Contains(show, "\n0-1\n") {
+		t.Fatalf("show: exit %d\n%s", code, show)
+	}
+	if again := importJSON(t, db, src); again.Added != 0 || again.Duplicates != 605 {
+		t.Errorf("second import: %+v, want 605 duplicates", again)
+	}
+	exp := filepath.Join(t.TempDir(), "e.pgn")
+	if code, _, stderr := runCLI(t, "export", "--db", db, "--query", "event:rapid", "-o", exp); code != exitOK {
+		t.Fatalf("export: %s", stderr)
+	}
+	if back := importJSON(t, filepath.Join(t.TempDir(), "db2"), exp); back.Added != 605 || back.HeaderOnly != 605 {
+		t.Errorf("import of the export: %+v", back)
+	}
+	// clean reports them, as before: kind "empty", counted as rejected.
+	rep := filepath.Join(t.TempDir(), "r.jsonl")
+	if code, _, stderr := runCLI(t, "clean", "--report", rep, src); code != exitOK {
+		t.Fatalf("clean: %s", stderr)
+	}
+	lines := readReport(t, rep)
+	if len(lines) != 605 || lines[0].Kind != "empty" {
+		t.Errorf("clean report: %d lines, first %+v; want 605 of kind empty", len(lines), lines[0])
 	}
 }
