@@ -59,6 +59,9 @@ type Reader struct {
 	// Encoding, when not textenc.Auto, is the encoding every record is
 	// decoded from, whatever detection (or, for XQF, the format) says.
 	Encoding textenc.Encoding
+	// NoMoveNumbers tells the readers that every element but the move
+	// numbers is wanted (see pgn.Reader.NoMoveNumbers).
+	NoMoveNumbers bool
 	// Format is the detected format, set by the first call to Next.
 	Format string
 
@@ -240,7 +243,9 @@ func (r *Reader) use(format string, rr recordReader) {
 	r.r = rr
 	switch x := rr.(type) {
 	case *pgn.Reader:
-		r.configure = func() { x.ReuseRecord, x.MainLineOnly, x.Encoding = r.ReuseRecord, r.MainLineOnly, r.Encoding }
+		r.configure = func() {
+			x.ReuseRecord, x.MainLineOnly, x.NoMoveNumbers, x.Encoding = r.ReuseRecord, r.MainLineOnly, r.NoMoveNumbers, r.Encoding
+		}
 	case *xqf.Reader:
 		r.configure = func() { x.ReuseRecord, x.Encoding = r.ReuseRecord, r.Encoding }
 	case *dhtmlxq.Reader:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
+	"github.com/xqdb/xqdb/engine/movetext"
 )
 
 // Tag is one PGN tag pair as the source wrote it.
@@ -44,6 +45,9 @@ type Record struct {
 	// record keeps as written. They are not part of the record's bytes:
 	// the moves give them again.
 	Opening, OpeningName string
+	// Notes are the comments, NAGs and variations of the main line (nil
+	// for most games).
+	Notes []movetext.Note
 }
 
 // Tag returns the value of the first tag named name (case-insensitive).
@@ -79,7 +83,9 @@ func equalFold(a, b string) bool {
 
 // recordVersion is the first byte of every record. Version 3 stores a
 // null move as the move byte games.NullRank (255), which no version 2
-// record holds; version 2 records read as before.
+// record holds, and the main line's notes after its moves when it has any
+// (see appendNotes): a game without notes costs no byte more. Version 2
+// records read as before.
 const recordVersion = 3
 
 // ErrCorruptRecord is returned when a stored game record cannot be decoded.
@@ -106,28 +112,27 @@ func encodeRecord(dst []byte, r *Record) ([]byte, error) {
 		dst = append(dst, byte(ru.Status), byte(ru.Result), byte(ru.Side))
 	}
 	dst = binary.AppendUvarint(dst, uint64(len(r.Moves)))
-	if len(r.Ranks) == len(r.Moves) {
+	if len(r.Ranks) == len(r.Moves) && len(r.Notes) == 0 {
 		return append(dst, r.Ranks...), nil
 	}
 	p, err := games.New(r.Game, r.StartFEN)
 	if err != nil {
 		return nil, err
 	}
-	for i, m := range r.Moves {
-		idx, ok := games.MoveRank(p, m)
-		if !ok {
-			return nil, fmt.Errorf("index: game move %d is not legal", i+1)
-		}
-		dst = append(dst, byte(idx))
-		p.Make(m)
+	if dst, err = appendRanks(dst, p, r.Moves); err != nil {
+		return nil, fmt.Errorf("index: game %w", err)
 	}
-	return dst, nil
+	if len(r.Notes) == 0 {
+		return dst, nil
+	}
+	return appendNotes(dst, p, r.Moves, r.Notes, 0)
 }
 
 // decodeRecord unpacks a record stored under id.
 func decodeRecord(id uint32, b []byte) (*Record, error) {
 	d := decoder{b: b}
-	if v := d.byte(); v != recordVersion && v != 2 {
+	version := d.byte()
+	if version != recordVersion && version != 2 {
 		return nil, fmt.Errorf("%w %d: unknown version", ErrCorruptRecord, id)
 	}
 	r := &Record{ID: id}
@@ -171,6 +176,14 @@ func decodeRecord(id uint32, b []byte) (*Record, error) {
 		}
 		r.Moves[i] = m
 		p.Make(m)
+	}
+	if len(d.b) > 0 && version >= 3 {
+		for range r.Moves {
+			p.Unmake()
+		}
+		if r.Notes, err = d.notes(p, r.Moves, 0); err != nil {
+			return nil, fmt.Errorf("%w %d: notes: %v", ErrCorruptRecord, id, err)
+		}
 	}
 	return r, nil
 }

@@ -197,7 +197,7 @@ func Prepare(g *Game) (*Prepared, error) {
 	// g's slices: keep a copy of what it reads, and not the moves.
 	a := attrsOf(&g.Record)
 	rec := g.Record
-	rec.Moves, rec.Ranks, rec.Rulings = nil, nil, slices.Clone(rec.Rulings)
+	rec.Moves, rec.Ranks, rec.Notes, rec.Rulings = nil, nil, nil, slices.Clone(rec.Rulings)
 	a.Hash = foldHash(games.GameHash(g.Game, g.Keys[0], g.Moves))
 	a.Players = playersHash(&g.Record)
 	if len(g.Moves) == 0 {

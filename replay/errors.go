@@ -43,12 +43,18 @@ type GameError struct {
 	Ply    int
 	Move   string
 	Err    error
+	// Variation says the move stands in a variation, not on the main
+	// line: it cut that variation, and the game is kept.
+	Variation bool
 }
 
 func (e *GameError) Error() string {
 	loc := e.File
 	if e.Line > 0 {
 		loc = fmt.Sprintf("%s:%d", loc, e.Line)
+	}
+	if e.Variation {
+		return fmt.Sprintf("%s: game %d: in a variation: ply %d %q: %v", loc, e.Game, e.Ply, e.Move, e.Err)
 	}
 	if e.Ply > 0 {
 		return fmt.Sprintf("%s: game %d: ply %d %q: %v", loc, e.Game, e.Ply, e.Move, e.Err)

@@ -8,6 +8,7 @@ import (
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/chess"
 	"github.com/xqdb/xqdb/engine/games"
+	"github.com/xqdb/xqdb/engine/movetext"
 	"github.com/xqdb/xqdb/engine/xiangqi"
 	"github.com/xqdb/xqdb/importer"
 )
@@ -40,6 +41,14 @@ type Game struct {
 	// termination (reported as result_mismatch; the game is kept unless
 	// StrictResults).
 	Mismatch string
+	// Notes are the main line's comments, NAGs and variations, each
+	// variation replayed from the position before the move it replaces
+	// (nil for a record without any: most records).
+	Notes []movetext.Note
+	// VariationErrors are the illegal or unreadable moves met in
+	// variations: each cut its variation there and nothing else (the game
+	// is valid). Their Variation field is set.
+	VariationErrors []*GameError
 }
 
 // Replayer validates records. It is not safe for concurrent use: give
@@ -63,8 +72,9 @@ type Replayer struct {
 	// A PGN record that names no game is chess, PGN's own game.
 	KeepEmpty bool
 
-	// positions are set up again for each record of their game.
-	positions [4]engine.Position
+	// positions are set up again for each record of their game; varPos
+	// replay the variations.
+	positions, varPos [4]engine.Position
 
 	// noReferee replays without adjudication: the baseline the benchmark
 	// measures the referee's cost against.
@@ -113,6 +123,7 @@ type byteParser interface {
 func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	out.Moves, out.Keys, out.Rulings, out.Ranks = out.Moves[:0], out.Keys[:0], out.Rulings[:0], out.Ranks[:0]
 	out.Status, out.Termination, out.Mismatch = engine.Ongoing, engine.Ruling{}, ""
+	out.Notes, out.VariationErrors = nil, nil
 	src := rec.Source
 	g := rec.Game
 	if r.Game != engine.UnknownGame {
@@ -158,6 +169,9 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	if len(rec.Moves) == 0 { // a header-only game (KeepEmpty)
 		out.Notation = rec.NotationHint
 		out.Keys = append(out.Keys, pos.Key())
+		if hasNotes(rec) {
+			r.notes(rec, out)
+		}
 		return nil
 	}
 	n := r.Notation
@@ -258,6 +272,9 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 		e := newError(src, fmt.Errorf("%w: %s", ErrResultMismatch, out.Mismatch))
 		e.Ply = out.Termination.Ply
 		return e
+	}
+	if hasNotes(rec) {
+		r.notes(rec, out)
 	}
 	return nil
 }

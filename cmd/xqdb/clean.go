@@ -42,7 +42,9 @@ replays every game move by move, and sorts them:
               (moves after mate or stalemate), duplicate (with
               "duplicate_of"), result_mismatch (the Result tag contradicts
               a mate, stalemate, automatic draw or decisive ruling at the
-              last ply; the game is kept unless --strict-results)
+              last ply; the game is kept unless --strict-results),
+              variation (an illegal or unreadable move in a variation:
+              it cuts that variation only; the game is kept)
 
 The summary counts games = valid + rejected + duplicates (empty games are
 rejected games, also counted apart). Output order is input order whatever
@@ -83,6 +85,9 @@ type cleanSummary struct {
 	Seconds    float64 `json:"seconds"`
 	// Mismatches counts kept games whose Result tag contradicts their end.
 	Mismatches int `json:"result_mismatches"`
+	// VariationErrors counts the variations cut at an illegal move (their
+	// games are kept).
+	VariationErrors int `json:"variation_errors"`
 }
 
 // reportLine is one line of --report.
@@ -246,6 +251,12 @@ func runClean(c *cli.Context) error {
 		if out != nil {
 			out.WriteRaw(it.out.Bytes())
 		}
+		for _, ge := range it.game.VariationErrors {
+			sum.VariationErrors++
+			if err := report(variationLine(ge)); err != nil {
+				return err
+			}
+		}
 		if it.game.Mismatch != "" {
 			sum.Mismatches++
 			return report(mismatchLine(it))
@@ -297,6 +308,12 @@ func mismatchLine(it *item) reportLine {
 		l.Move = string(it.rec.MoveText(t.Ply - 1))
 	}
 	return l
+}
+
+// variationLine reports a move that cut a variation of a kept game.
+func variationLine(ge *replay.GameError) reportLine {
+	return reportLine{File: ge.File, Game: ge.Game, Offset: ge.Offset, Line: ge.Line, Ply: ge.Ply, Move: ge.Move,
+		Kind: "variation", Reason: "in a variation, cut there: " + ge.Reason()}
 }
 
 // rejectLine describes why an item was rejected.

@@ -101,6 +101,9 @@ type importSummary struct {
 	// HeaderOnly counts the added games without moves (kept for their
 	// metadata; clean reports them as "empty").
 	HeaderOnly int `json:"header_only"`
+	// VariationErrors counts the variations cut at an illegal move (their
+	// games are stored, the variation up to that move).
+	VariationErrors int `json:"variation_errors"`
 }
 
 func runImport(c *cli.Context) error {
@@ -171,7 +174,7 @@ func runImport(c *cli.Context) error {
 	go func() { <-ctx.Done(); stop() }()
 	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "import")
 	var sum importSummary
-	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, markRepeats: true, mainLineOnly: true, encoding: enc,
+	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, markRepeats: true, noMoveNumbers: true, encoding: enc,
 		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results"), Ranks: true, KeepEmpty: true},
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {
@@ -228,6 +231,12 @@ func runImport(c *cli.Context) error {
 			sum.HeaderOnly++
 		}
 		sum.Positions += it.prepared.Positions()
+		for _, ge := range it.game.VariationErrors {
+			sum.VariationErrors++
+			if err := rep.write(variationLine(ge)); err != nil {
+				return err
+			}
+		}
 		if it.game.Mismatch != "" {
 			sum.Mismatches++
 			return rep.write(mismatchLine(it))
@@ -282,8 +291,8 @@ func indexGame(rec *importer.Record, g *replay.Game) *index.Game {
 		Record: index.Record{
 			Opening: op.Code, OpeningName: op.FullName(),
 			Game: g.Game, StartFEN: g.StartFEN, Moves: g.Moves, Ranks: g.Ranks, Result: g.Result, Termination: g.Termination.Status, Tags: tags,
-			Rulings: g.Rulings,
-			Source:  storedSource(rec),
+			Rulings: g.Rulings, Notes: g.Notes,
+			Source: storedSource(rec),
 		},
 		Keys: g.Keys,
 	}

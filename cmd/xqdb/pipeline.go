@@ -99,8 +99,12 @@ type pipeline struct {
 	markRepeats bool
 	// repeatTags are tags whose values a repeat must share as well.
 	repeatTags []string
-	// mainLineOnly has the readers keep only the main line (import: the
-	// database stores no comments or variations).
+	// noMoveNumbers has the readers keep every element but the move
+	// numbers (import: the database stores comments and variations, and
+	// export numbers the moves again).
+	noMoveNumbers bool
+	// mainLineOnly has the readers keep only the main line (book: it
+	// reads no comments or variations).
 	mainLineOnly bool
 	// encoding, when not Auto, is --encoding: every record is decoded
 	// from it.
@@ -206,7 +210,7 @@ func (p *pipeline) read(ctx context.Context, pool, work chan *item) error {
 			}
 			continue
 		}
-		r.ReuseRecord, r.MainLineOnly, r.Encoding = true, p.mainLineOnly, p.encoding
+		r.ReuseRecord, r.NoMoveNumbers, r.MainLineOnly, r.Encoding = true, p.noMoveNumbers, p.mainLineOnly, p.encoding
 		for {
 			rec, err := r.Next()
 			if err == io.EOF {

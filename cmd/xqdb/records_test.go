@@ -150,3 +150,61 @@ func TestImportKeepsHeaderOnlyGames(t *testing.T) {
 		t.Errorf("clean report: %d lines, first %+v; want 605 of kind empty", len(lines), lines[0])
 	}
 }
+
+// annotatedPGN has every kind of note: a comment before the first move,
+// suffix and numeric NAGs, a ";" comment, nested variations, a variation
+// holding a null move, and one with an illegal move.
+const annotatedPGN = `[Event "Annotated"]
+[White "A"]
+[Black "B"]
+[Result "1-0"]
+
+{A short game.} 1. e4! e5 (1... c5 {Sicilian} 2. Nf3 (2. c3 d5) 2... d6) 2. Nf3 $14 ; the usual
+Nc6 (2... d6 3. d4 -- (3... exd4)) (2... Nf6 3. Ke3 Nxe4) 3. Bb5 1-0
+`
+
+// TestImportKeepsCommentsAndVariations: an import stores comments, NAGs
+// and variations; show writes them back in the PGN export format; an
+// illegal move in a variation is reported (kind "variation", with its
+// place) and cuts that variation only; the export imports again to the
+// same notes.
+func TestImportKeepsCommentsAndVariations(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "db")
+	rep := filepath.Join(t.TempDir(), "r.jsonl")
+	code, out, stderr := runCLI(t, "import", "--db", db, "--json", "--report", rep, writeFile(t, "a.pgn", annotatedPGN))
+	var sum importSummary
+	if err := json.Unmarshal([]byte(out), &sum); err != nil || code != exitOK || sum.Added != 1 || sum.VariationErrors != 1 {
+		t.Fatalf("import: exit %d %s %s", code, out, stderr)
+	}
+	lines := readReport(t, rep)
+	if len(lines) != 1 || lines[0].Kind != "variation" || lines[0].Ply != 5 || lines[0].Move != "Ke3" || lines[0].Game != 1 ||
+		lines[0].Line != 7 || !strings.Contains(lines[0].Reason, "illegal") {
+		t.Fatalf("report: %+v", lines)
+	}
+	want := `{A short game.} 1. e4 $1 e5 (1... c5 {Sicilian} 2. Nf3 (2. c3 d5) 2... d6) 2.
+Nf3 $14 {the usual} 2... Nc6 (2... d6 3. d4 -- (3... exd4)) (2... Nf6) 3. Bb5
+1-0`
+	show := func(db string) string {
+		t.Helper()
+		code, out, _ := runCLI(t, "show", "--db", db, "1")
+		if code != exitOK {
+			t.Fatalf("show: exit %d", code)
+		}
+		i := strings.Index(out, "\n\n")
+		return strings.TrimSpace(out[i:])
+	}
+	if got := show(db); got != want {
+		t.Fatalf("show:\n%s\nwant:\n%s", got, want)
+	}
+	exp := filepath.Join(t.TempDir(), "e.pgn")
+	if code, _, stderr := runCLI(t, "export", "--db", db, "-o", exp); code != exitOK {
+		t.Fatalf("export: %s", stderr)
+	}
+	db2 := filepath.Join(t.TempDir(), "db2")
+	if sum := importJSON(t, db2, exp); sum.Added != 1 || sum.VariationErrors != 0 {
+		t.Fatalf("import of the export: %+v", sum)
+	}
+	if got := show(db2); got != want {
+		t.Fatalf("show after export and import:\n%s\nwant:\n%s", got, want)
+	}
+}

@@ -123,17 +123,19 @@ func writeStoredGames(dst io.Writer, rows []query.GameRow, notation [4]engine.No
 // in the standard's form, and with annotate what xqdb found.
 func writeStored(w *pgn.Writer, r *index.Record, n engine.Notation, annotate bool) {
 	w.WriteTags(storedTags(r, annotate))
-	writeMainLine(w, r.Game, r.StartFEN, r.Moves, func(i int, pos engine.Position, m engine.Move) {
-		w.Word(pos.FormatMove(m, n))
-		if !annotate {
-			return
-		}
-		for _, ru := range r.Rulings {
-			if ru.Ply == i+1 {
-				w.Comment("xqdb: " + rulingText(ru))
+	if pos, err := games.New(r.Game, r.StartFEN); err == nil {
+		var after func(i int)
+		if annotate {
+			after = func(i int) {
+				for _, ru := range r.Rulings {
+					if ru.Ply == i+1 {
+						w.Comment("xqdb: " + rulingText(ru))
+					}
+				}
 			}
 		}
-	})
+		writeLine(w, pos, fullMoveNumber(pos), r.Moves, r.Notes, n, after)
+	}
 	w.EndGame(r.Result.String())
 }
 

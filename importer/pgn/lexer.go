@@ -129,7 +129,7 @@ func (r *Reader) add(k record.Kind, start, end int, line int) {
 		lx.tooLarge, r.tooManyElems = true, true
 		return
 	}
-	if r.MainLineOnly && (lx.depth != 0 || k != record.Move && k != record.Result) {
+	if r.MainLineOnly && (lx.depth != 0 || k != record.Move && k != record.Result) || r.NoMoveNumbers && k == record.MoveNumber {
 		lx.contentEnd = end - lx.recStart
 		return
 	}

@@ -54,6 +54,11 @@ type Reader struct {
 	// its result (in Elements as in Moves): what an import stores. Reading
 	// is then faster; comments, NAGs and variations are still checked.
 	MainLineOnly bool
+	// NoMoveNumbers keeps every movetext element but the move numbers
+	// (comments, NAGs, variations, moves, result): what an import stores,
+	// since an export numbers the moves again. For a record without
+	// annotations the elements are then those MainLineOnly keeps.
+	NoMoveNumbers bool
 	// MaxRecordSize bounds one record's bytes (default
 	// record.DefaultMaxRecordSize); a larger record is skipped with
 	// ErrRecordTooLarge.

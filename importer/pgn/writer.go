@@ -16,6 +16,9 @@ const lineWidth = 79
 type Writer struct {
 	w   *bufio.Writer
 	col int
+	// open holds the "(" of variations begun but not yet written: they
+	// are glued to the next word.
+	open int
 }
 
 // NewWriter returns a Writer on w; call Flush when done.
@@ -51,16 +54,40 @@ func (w *Writer) WriteTags(tags []record.Tag) {
 
 // Word writes one movetext word, wrapping lines.
 func (w *Writer) Word(s string) {
-	w.space(len(s))
+	w.space(w.open + len(s))
+	w.writeOpen()
 	w.w.WriteString(s)
 	w.col += len(s)
 }
 
 // WordBytes is Word for a byte slice (no conversion, no allocation).
 func (w *Writer) WordBytes(b []byte) {
-	w.space(len(b))
+	w.space(w.open + len(b))
+	w.writeOpen()
 	w.w.Write(b)
 	w.col += len(b)
+}
+
+func (w *Writer) writeOpen() {
+	for ; w.open > 0; w.open-- {
+		w.w.WriteByte('(')
+		w.col++
+	}
+}
+
+// StartVariation begins a variation: its "(" is glued to the next word,
+// as pgn-extract writes them ("(1... c5").
+func (w *Writer) StartVariation() { w.open++ }
+
+// EndVariation ends a variation: its ")" is glued to the last word.
+func (w *Writer) EndVariation() {
+	if w.open > 0 { // nothing was written since it began
+		w.open--
+		w.Word("()")
+		return
+	}
+	w.w.WriteByte(')')
+	w.col++
 }
 
 // space starts a new line or writes a space before a word of n bytes.
@@ -75,11 +102,25 @@ func (w *Writer) space(n int) {
 	}
 }
 
-// Comment writes a brace comment (braces inside are dropped: PGN comments
-// cannot nest).
+// Comment writes a brace comment, word by word so that long comments
+// wrap like the moves (PGN export format: lines of at most 80
+// characters); line breaks inside become spaces. Braces inside become
+// parentheses: PGN comments cannot nest.
 func (w *Writer) Comment(s string) {
 	s = strings.NewReplacer("{", "(", "}", ")").Replace(s)
-	w.Word("{" + strings.TrimSpace(s) + "}")
+	words := strings.Fields(s)
+	switch len(words) {
+	case 0:
+		w.Word("{}")
+	case 1:
+		w.Word("{" + words[0] + "}")
+	default:
+		w.Word("{" + words[0])
+		for _, x := range words[1 : len(words)-1] {
+			w.Word(x)
+		}
+		w.Word(words[len(words)-1] + "}")
+	}
 }
 
 // EndGame writes the termination marker and the blank line after a game.
