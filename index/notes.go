@@ -97,7 +97,7 @@ func (d *decoder) notes(p engine.Position, moves []engine.Move, depth int) ([]mo
 	if d.err != nil || count > uint64(len(d.b)) {
 		return nil, errShort
 	}
-	notes := make([]movetext.Note, 0, count)
+	var notes []movetext.Note // nil when there are none, as encoded
 	at := 0
 	for range count {
 		h := d.uvarint()
@@ -163,9 +163,6 @@ func (d *decoder) line(p engine.Position, depth int) (*movetext.Line, error) {
 	var err error
 	if l.Notes, err = d.notes(p, l.Moves, depth); err != nil {
 		return nil, err
-	}
-	if len(l.Notes) == 0 {
-		l.Notes = nil
 	}
 	return l, nil
 }

@@ -14,9 +14,20 @@ import (
 // BenchmarkReadReplay reads and replays (with adjudication) the bundled
 // real games: the per-game cost of clean and import before the output.
 // It reports games/s, plies/s and allocations per game.
+//
+// The mainline and import variants read as import did before it kept
+// comments and variations (the main line only) and as it reads now (all
+// but move numbers, header-only games kept, moves ranked): for games
+// without annotations they must cost the same.
 func BenchmarkReadReplay(b *testing.B) {
 	for _, name := range []string{"ccpd-masters-3001.pgn.gz", "pgnmentor-capablanca-fischer.pgn.gz"} {
-		b.Run(name, func(b *testing.B) { benchReadReplay(b, name, Replayer{}) })
+		b.Run(name, func(b *testing.B) { benchReadReplay(b, name, Replayer{}, nil) })
+		b.Run(name+"/mainline", func(b *testing.B) {
+			benchReadReplay(b, name, Replayer{Ranks: true}, func(r *importer.Reader) { r.MainLineOnly = true })
+		})
+		b.Run(name+"/import", func(b *testing.B) {
+			benchReadReplay(b, name, Replayer{Ranks: true, KeepEmpty: true}, func(r *importer.Reader) { r.NoMoveNumbers = true })
+		})
 	}
 }
 
@@ -51,7 +62,7 @@ func BenchmarkReplayReferee(b *testing.B) {
 	}
 }
 
-func benchReadReplay(b *testing.B, name string, rp Replayer) {
+func benchReadReplay(b *testing.B, name string, rp Replayer, setup func(*importer.Reader)) {
 	data, err := os.ReadFile(filepath.Join(enginetest.RepoRoot(), "testdata", name))
 	if err != nil {
 		b.Fatal(err)
@@ -63,6 +74,9 @@ func benchReadReplay(b *testing.B, name string, rp Replayer) {
 	for i := 0; i < b.N; i++ {
 		r := importer.NewReader(bytes.NewReader(data), name)
 		r.ReuseRecord = true
+		if setup != nil {
+			setup(r)
+		}
 		for {
 			rec, err := r.Next()
 			if err == io.EOF {

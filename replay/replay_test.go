@@ -9,6 +9,7 @@ import (
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/enginetest"
+	"github.com/xqdb/xqdb/engine/movetext"
 	"github.com/xqdb/xqdb/engine/xiangqi"
 	"github.com/xqdb/xqdb/importer"
 )
@@ -151,6 +152,8 @@ func FuzzReplay(f *testing.F) {
 		"1. P2-5 M8.7 2. M2.3 X9-8",
 		"[White \"A\"]\n\n1. e4 -- 2. -- Z0 3. d4 0000 *\n",
 		"[Game \"Chinese Chess\"]\n\n1. 炮二平五 -- 2. 炮五进四 *\n",
+		"[White \"A\"]\n\n{c} 1. e4! (1. d4 {x} d5 (1... Nf6 2. Ke3) $2) e5 ; l\n2. -- (2. Nf3 -- 3. Bc4) *\n",
+		"[Game \"Chinese Chess\"]\n\n1. 炮二平五 {中炮} (1. 马二进三 (1. 相三进五) 卒７进１) 马８进７！ *\n",
 	} {
 		f.Add(s)
 	}
@@ -168,9 +171,35 @@ func FuzzReplay(f *testing.F) {
 			}
 			if err := rp.Replay(rec, &g); err == nil && len(g.Keys) != len(g.Moves)+1 {
 				t.Fatalf("%d keys for %d moves", len(g.Keys), len(g.Moves))
+			} else if err == nil {
+				checkNotes(t, g.Moves, g.Notes)
+				for _, e := range g.VariationErrors {
+					if !e.Variation || e.Ply < 1 {
+						t.Fatalf("variation error %+v", e)
+					}
+				}
 			}
 		}
 	})
+}
+
+// checkNotes checks what index relies on: notes in order within their
+// line, variations after a move and not empty.
+func checkNotes(t *testing.T, moves []engine.Move, notes []movetext.Note) {
+	t.Helper()
+	at := 0
+	for _, n := range notes {
+		if n.At < at || n.At > len(moves) {
+			t.Fatalf("note at %d after %d, line of %d moves", n.At, at, len(moves))
+		}
+		at = n.At
+		if n.Kind == movetext.Variation {
+			if n.At == 0 || n.Line == nil || len(n.Line.Moves) == 0 && len(n.Line.Notes) == 0 {
+				t.Fatalf("variation %+v", n)
+			}
+			checkNotes(t, n.Line.Moves, n.Line.Notes)
+		}
+	}
 }
 
 func asianRules() xiangqi.Rules { return xiangqi.Rules{Profile: xiangqi.Asian} }

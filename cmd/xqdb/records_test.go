@@ -9,6 +9,9 @@ import (
 	"testing"
 
 	"github.com/xqdb/xqdb/engine/enginetest"
+	"github.com/xqdb/xqdb/engine/movetext"
+	"github.com/xqdb/xqdb/importer"
+	"github.com/xqdb/xqdb/index"
 )
 
 // writeFile writes text to name in a fresh temporary folder.
@@ -206,5 +209,77 @@ Nf3 $14 {the usual} 2... Nc6 (2... d6 3. d4 -- (3... exd4)) (2... Nf6) 3. Bb5
 	}
 	if got := show(db2); got != want {
 		t.Fatalf("show after export and import:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// countNotes counts the variations and comments of a line, nested ones
+// included.
+func countNotes(notes []movetext.Note) (variations, comments int) {
+	for _, n := range notes {
+		switch n.Kind {
+		case movetext.Variation:
+			v, c := countNotes(n.Line.Notes)
+			variations, comments = variations+1+v, comments+c
+		case movetext.Comment:
+			comments++
+		}
+	}
+	return variations, comments
+}
+
+// TestImportKeepsXiangqiVariations: XQF's variation tree and comments
+// (eleeye's XQFEXAMB.XQF, the "七星聚会" ancient endgame) and DhtmlXQ's
+// branches (vschess's 仙人指路全集, 1,446 branches) are stored; the one
+// DhtmlXQ branch with an illegal move (ply 65, e2g4 exposes the general)
+// is cut there and reported, and the game is kept.
+func TestImportKeepsXiangqiVariations(t *testing.T) {
+	xqf := enginetest.SharedData(t, "xiangqi/samples/eleeye-xqftools/XQFEXAMB.XQF")
+	dx := enginetest.SharedData(t, "xiangqi/samples/vschess-dhtmlxq/dhtmlxq.txt.gz")
+	db := filepath.Join(t.TempDir(), "db")
+	rep := filepath.Join(t.TempDir(), "r.jsonl")
+	if code, _, stderr := runCLI(t, "import", "--db", db, "--report", rep, xqf, dx); code != exitOK {
+		t.Fatalf("import: %s", stderr)
+	}
+	lines := readReport(t, rep)
+	if len(lines) != 1 || lines[0].Kind != "variation" || lines[0].Ply != 65 || lines[0].Move != "e2g4" || lines[0].Line != 1517 {
+		t.Fatalf("report: %+v", lines)
+	}
+	s, err := index.Open(db, index.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	for id, path := range map[uint32]string{1: xqf, 2: dx} {
+		// What the reader found: every variation and comment is kept.
+		ir, err := importer.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec, err := ir.Next()
+		ir.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantV, wantC int
+		for _, e := range rec.Elements {
+			switch e.Kind {
+			case importer.VariationStart:
+				wantV++
+			case importer.Comment:
+				wantC++
+			}
+		}
+		r, err := s.Game(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, c := countNotes(r.Notes)
+		if v != wantV || c != wantC || v < 19 {
+			t.Errorf("game %d (%s): %d variations, %d comments; the reader found %d and %d", id, r.Source.File, v, c, wantV, wantC)
+		}
+	}
+	_, out, _ := runCLI(t, "show", "--db", db, "1")
+	if !strings.Contains(out, "七星古局") || !strings.Contains(out, "(") {
+		t.Errorf("show 1 lacks the comments or variations:\n%s", out)
 	}
 }

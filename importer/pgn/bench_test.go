@@ -50,13 +50,14 @@ func loadCorpus(b *testing.B, files []string) []byte {
 
 // BenchmarkReadPGN measures reading alone (no replay): MB/s, records/s,
 // and heap allocations per record and per move, with and without
-// ReuseRecord, and keeping the main line only (as import reads).
+// ReuseRecord, keeping the main line only (as import read before it kept
+// comments and variations), and all but the move numbers (as import reads).
 func BenchmarkReadPGN(b *testing.B) {
 	textenc.Detect([]byte{0xB0, 0xA1}, textenc.UTF8) // build the decoding tables outside the timing
 	for _, c := range benchCorpora {
 		data := loadCorpus(b, c.files)
-		for _, mode := range []string{"reuse", "alloc", "mainline"} {
-			reuse, mainLine := mode != "alloc", mode == "mainline"
+		for _, mode := range []string{"reuse", "alloc", "mainline", "nonumbers"} {
+			reuse, mainLine, noNumbers := mode != "alloc", mode == "mainline", mode == "nonumbers"
 			b.Run(c.name+"/"+mode, func(b *testing.B) {
 				b.SetBytes(int64(len(data)))
 				b.ReportAllocs()
@@ -66,7 +67,7 @@ func BenchmarkReadPGN(b *testing.B) {
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					r := pgn.NewReader(bytes.NewReader(data), c.name)
-					r.ReuseRecord, r.MainLineOnly = reuse, mainLine
+					r.ReuseRecord, r.MainLineOnly, r.NoMoveNumbers = reuse, mainLine, noNumbers
 					for {
 						rec, err := r.Next()
 						if err == io.EOF {
