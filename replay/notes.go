@@ -54,9 +54,17 @@ func suffixLen(tok []byte) int {
 	return n
 }
 
-// suffixNAG reads a suffix annotation, full-width marks as ASCII.
+// suffixNAG reads a suffix annotation, full-width marks as ASCII; a
+// longer run of one mark ("???", "!!!") is the strongest NAG of its kind,
+// as pgn-extract reads it.
 func suffixNAG(s []byte) (uint8, bool) {
 	t := strings.NewReplacer("！", "!", "？", "?").Replace(string(s))
+	switch {
+	case len(t) > 2 && strings.Count(t, "?") == len(t):
+		return 4, true
+	case len(t) > 2 && strings.Count(t, "!") == len(t):
+		return 3, true
+	}
 	return movetext.SuffixNAG(t)
 }
 
@@ -226,6 +234,14 @@ func parseVariationMove(pos engine.Position, bp byteParser, tok []byte, n engine
 	}
 	if err == nil {
 		return m, nil
+	}
+	// Annotators' prose ends a sentence on a move ("8. Rg1 f5.",
+	// "20. Bh6+, and"): read the move without its stop, as pgn-extract
+	// does.
+	if k := len(tok) - 1; k > 1 && (tok[k] == '.' || tok[k] == ',') {
+		if m, err2 := parseVariationMove(pos, bp, tok[:k], n); err2 == nil {
+			return m, nil
+		}
 	}
 	if engine.IsNullToken(tok) {
 		if !pos.InCheck() {
