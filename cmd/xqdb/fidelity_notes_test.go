@@ -139,7 +139,7 @@ func TestExportKeepsNotesAsPGNExtract(t *testing.T) {
 		t.Fatalf("pgn-extract: %v\n%s", err, out)
 	}
 	db := filepath.Join(dir, "db")
-	importJSON(t, db, plain...)
+	importJSON(t, append([]string{"--db", db}, plain...)...)
 	ours := filepath.Join(dir, "export.pgn")
 	if code, _, stderr := runCLI(t, "export", "--db", db, "-o", ours); code != exitOK {
 		t.Fatalf("export: %s", stderr)

@@ -24,17 +24,6 @@ func writeFile(t *testing.T, name, text string) string {
 	return p
 }
 
-// importJSON imports paths into db and returns the summary.
-func importJSON(t *testing.T, db string, paths ...string) importSummary {
-	t.Helper()
-	code, out, stderr := runCLI(t, append([]string{"import", "--db", db, "--json"}, paths...)...)
-	var sum importSummary
-	if err := json.Unmarshal([]byte(out), &sum); err != nil || code != exitOK {
-		t.Fatalf("import %v: exit %d: %s %s", paths, code, out, stderr)
-	}
-	return sum
-}
-
 // nullMovesPGN holds pgn-extract's test-allownullmoves.pgn game 1 (its
 // regression suite, GPL-3.0: a null move as a threat), an odds game
 // giving a move, and a Xiangqi game with a null move.
@@ -68,7 +57,7 @@ const nullMovesPGN = `[Event "?"]
 // back with "--", and position search stops at the null move.
 func TestImportKeepsNullMoves(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "db")
-	sum := importJSON(t, db, writeFile(t, "null.pgn", nullMovesPGN))
+	sum := importJSON(t, "--db", db, writeFile(t, "null.pgn", nullMovesPGN))
 	if sum.Added != 3 || sum.Rejected != 0 {
 		t.Fatalf("import: %+v, want 3 added", sum)
 	}
@@ -95,7 +84,7 @@ func TestImportKeepsNullMoves(t *testing.T) {
 	if code, _, stderr := runCLI(t, "export", "--db", db, "-o", exp); code != exitOK {
 		t.Fatalf("export: %s", stderr)
 	}
-	if sum := importJSON(t, filepath.Join(t.TempDir(), "db2"), exp); sum.Added != 3 || sum.Rejected != 0 {
+	if sum := importJSON(t, "--db", filepath.Join(t.TempDir(), "db2"), exp); sum.Added != 3 || sum.Rejected != 0 {
 		t.Fatalf("re-import of the export: %+v", sum)
 	}
 }
@@ -108,7 +97,7 @@ func TestImportKeepsNullMoves(t *testing.T) {
 func TestImportKeepsHeaderOnlyGames(t *testing.T) {
 	src := enginetest.SharedData(t, "chess/scalachess/FWWRC.pgn")
 	db := filepath.Join(t.TempDir(), "db")
-	sum := importJSON(t, db, src, fixture("pgnmentor-capablanca-fischer.pgn.gz"))
+	sum := importJSON(t, "--db", db, src, fixture("pgnmentor-capablanca-fischer.pgn.gz"))
 	if sum.HeaderOnly != 605 || sum.Rejected != 1 {
 		t.Fatalf("import: %+v, want 605 header-only games and Gelfand–Gareev rejected", sum)
 	}
@@ -133,14 +122,14 @@ func TestImportKeepsHeaderOnlyGames(t *testing.T) {
 		!strings.Contains(show, "\n0-1\n") {
 		t.Fatalf("show: exit %d\n%s", code, show)
 	}
-	if again := importJSON(t, db, src); again.Added != 0 || again.Duplicates != 605 {
+	if again := importJSON(t, "--db", db, src); again.Added != 0 || again.Duplicates != 605 {
 		t.Errorf("second import: %+v, want 605 duplicates", again)
 	}
 	exp := filepath.Join(t.TempDir(), "e.pgn")
 	if code, _, stderr := runCLI(t, "export", "--db", db, "--query", "event:rapid", "-o", exp); code != exitOK {
 		t.Fatalf("export: %s", stderr)
 	}
-	if back := importJSON(t, filepath.Join(t.TempDir(), "db2"), exp); back.Added != 605 || back.HeaderOnly != 605 {
+	if back := importJSON(t, "--db", filepath.Join(t.TempDir(), "db2"), exp); back.Added != 605 || back.HeaderOnly != 605 {
 		t.Errorf("import of the export: %+v", back)
 	}
 	// clean reports them, as before: kind "empty", counted as rejected.
@@ -204,7 +193,7 @@ Nf3 $14 {the usual} 2... Nc6 (2... d6 3. d4 -- (3... exd4)) (2... Nf6) 3. Bb5
 		t.Fatalf("export: %s", stderr)
 	}
 	db2 := filepath.Join(t.TempDir(), "db2")
-	if sum := importJSON(t, db2, exp); sum.Added != 1 || sum.VariationErrors != 0 {
+	if sum := importJSON(t, "--db", db2, exp); sum.Added != 1 || sum.VariationErrors != 0 {
 		t.Fatalf("import of the export: %+v", sum)
 	}
 	if got := show(db2); got != want {
