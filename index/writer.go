@@ -201,7 +201,7 @@ func Prepare(g *Game) (*Prepared, error) {
 	a.Hash = foldHash(games.GameHash(g.Game, g.Keys[0], g.Moves))
 	a.Players = playersHash(&g.Record)
 	if len(g.Moves) == 0 {
-		a.Hash = headerHash(a.Hash, g.Tags)
+		a.Hash = headerHash(a.Hash, &g.Record)
 	}
 	return &Prepared{rec: &rec, bytes: b, attrs: a, occ: occurrencesOf(g)}, nil
 }
@@ -276,18 +276,23 @@ func atoi(s string) int {
 	return n
 }
 
-// headerHash identifies a game without moves by its tags as well: header-
-// only games (a broadcast's results) share their start and their empty
-// move list, so the moves alone would fold them all into one. Importing
-// the same file again still adds nothing.
-func headerHash(h uint64, tags []Tag) uint64 {
+// headerHash identifies a game without moves by its header as well:
+// header-only games (a broadcast's results) share their start and their
+// empty move list, so the moves alone would fold them all into one. The
+// tags that name a game are hashed (the date as a date, however written,
+// and the result as read),
+// not the source's own (XqdbSource, which an export adds), so a game and
+// its export are the same game and importing a file again adds nothing.
+func headerHash(h uint64, r *Record) uint64 {
 	f := fnv.New64a()
-	for _, t := range tags {
-		f.Write([]byte(t.Name))
-		f.Write([]byte{0})
-		f.Write([]byte(t.Value))
+	for _, name := range [...]string{"Event", "Site", "Round", "White", "Black", "Red", "RedTeam", "BlackTeam", "WhiteFideId", "BlackFideId"} {
+		f.Write([]byte(r.Tag(name)))
 		f.Write([]byte{0})
 	}
+	var d [5]byte
+	binary.BigEndian.PutUint32(d[:], ParseDate(r.Tag("Date")))
+	d[4] = byte(r.Result) // the result as read, whether a tag or the movetext gave it
+	f.Write(d[:])
 	return h ^ f.Sum64()
 }
 
