@@ -105,6 +105,7 @@ func isRecordError(err error) bool {
 func storedGame(r *index.Record, a index.Attrs) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%v|%s|%v|%v|%v|%v\n", r.Game, r.StartFEN, r.Result, r.Termination, r.Moves, r.Rulings)
+	renderNotes(&b, r.Game, r.Moves, r.Notes) // comments, NAGs and variations come back too
 	// In name order: import keeps the set-up as the start position, and
 	// export writes its tags after the others.
 	var tags []string
