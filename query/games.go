@@ -58,7 +58,7 @@ type ListRequest struct {
 }
 
 // Games lists the games of a request, sorted and paginated.
-func Games(s *index.Store, req ListRequest) (*GameList, error) {
+func Games(s index.DB, req ListRequest) (*GameList, error) {
 	var hits []hit
 	if req.Position != nil {
 		_, hs, err := positionHits(s, req.Position, req.Options, true)
@@ -147,7 +147,7 @@ func uniqueGames(hits []hit) []hit {
 	return slices.CompactFunc(hits, func(a, b hit) bool { return a.gid == b.gid })
 }
 
-func sortHits(s *index.Store, hits []hit, by Sort) {
+func sortHits(s index.DB, hits []hit, by Sort) {
 	// Each hit's key is computed once: a comparison that read the
 	// attributes of both hits made sorting most of a broad query's time.
 	type keyed struct {

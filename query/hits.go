@@ -32,7 +32,7 @@ type Options struct {
 
 // positionHits returns the stats of pos (and of its mirror with Mirror) and,
 // when withGames, every game that reached it.
-func positionHits(s *index.Store, pos engine.Position, opt Options, withGames bool) ([]moveAgg, []hit, error) {
+func positionHits(s index.DB, pos engine.Position, opt Options, withGames bool) ([]moveAgg, []hit, error) {
 	g := pos.Game()
 	var aggs []moveAgg
 	var hits []hit
@@ -93,7 +93,7 @@ func addAgg(aggs []moveAgg, m engine.Move, end bool, ms index.MoveStats) []moveA
 
 // filterHits keeps the hits whose game matches the metadata query, asking
 // Bleve only about those games (the position drives the search).
-func filterHits(s *index.Store, hits []hit, opt Options) ([]hit, error) {
+func filterHits(s index.DB, hits []hit, opt Options) ([]hit, error) {
 	if opt.Query == "" && opt.Filter == "" {
 		return hits, nil
 	}
@@ -120,7 +120,7 @@ func filterHits(s *index.Store, hits []hit, opt Options) ([]hit, error) {
 
 // aggsFromHits rebuilds the per-move stats of a filtered set of games from
 // their attributes.
-func aggsFromHits(s *index.Store, hits []hit) []moveAgg {
+func aggsFromHits(s index.DB, hits []hit) []moveAgg {
 	var aggs []moveAgg
 	for _, h := range hits {
 		a := s.Attrs(h.gid)

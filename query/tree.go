@@ -39,7 +39,7 @@ type Tree struct {
 }
 
 // BuildTree returns the move tree of pos.
-func BuildTree(s *index.Store, pos engine.Position, opt Options) (*Tree, error) {
+func BuildTree(s index.DB, pos engine.Position, opt Options) (*Tree, error) {
 	filtered := opt.Query != "" || opt.Filter != ""
 	aggs, hits, err := positionHits(s, pos, opt, filtered)
 	if err != nil {

@@ -107,7 +107,7 @@ func runGames(c *cli.Context) error {
 		return usageError{err}
 	}
 	req.Limit, req.Offset = c.Int("limit"), c.Int("offset")
-	s, err := openStore(c)
+	s, err := openDB(c)
 	if err != nil {
 		return err
 	}

@@ -153,7 +153,7 @@ func runImport(c *cli.Context) error {
 	if repF != nil {
 		rep = newReportWriter(repF)
 	}
-	s, err := index.Open(c.String("db"), index.Options{RunGames: c.Int("run-games"), Opening: classifyRecord})
+	s, err := index.OpenDB(c.String("db"), index.Options{RunGames: c.Int("run-games"), Opening: classifyRecord})
 	if errors.Is(err, index.ErrNotDatabase) {
 		return usageError{err}
 	}
@@ -162,7 +162,7 @@ func runImport(c *cli.Context) error {
 	}
 	defer s.Close()
 	gamesBefore, lastBefore := s.Games(), s.LastGid()
-	w, err := s.NewWriter()
+	w, err := s.NewGameWriter()
 	if err != nil {
 		return err
 	}
@@ -327,7 +327,7 @@ func storedSource(rec *importer.Record) index.Source {
 // savedFrom reports whether stored game gid is the record it.rec itself,
 // saved by an earlier import of the same file (an interrupted one, or the
 // same command run again), rather than another record of the same game.
-func savedFrom(s *index.Store, gid uint32, it *item) bool {
+func savedFrom(s index.DB, gid uint32, it *item) bool {
 	r, err := s.Game(gid)
 	return err == nil && r.Source == storedSource(&it.rec)
 }

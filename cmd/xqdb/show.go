@@ -50,7 +50,7 @@ func runShow(c *cli.Context) error {
 	if err != nil {
 		return usagef("show: %q is not a game ID", c.Args().First())
 	}
-	s, err := openStore(c)
+	s, err := openDB(c)
 	if err != nil {
 		return err
 	}
@@ -271,7 +271,7 @@ func runExport(c *cli.Context) error {
 	if err := checkOutputs([]string{c.String("db")}, nil, c.String("out")); err != nil {
 		return err
 	}
-	s, err := openStore(c)
+	s, err := openDB(c)
 	if err != nil {
 		return err
 	}

@@ -6,7 +6,6 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/xqdb/xqdb/engine"
-	"github.com/xqdb/xqdb/index"
 )
 
 var statsCommand = &cli.Command{
@@ -33,32 +32,19 @@ type statsJSON struct {
 }
 
 func runStats(c *cli.Context) error {
-	s, err := openStore(c)
+	s, err := openDB(c)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	out := statsJSON{Games: s.Games(), PerGame: map[string]int{}, Entries: map[string]any{}}
-	err = s.EachGame(func(_ uint32, a index.Attrs) {
-		out.PerGame[a.Game.String()]++
-		out.Plies += int64(a.Plies)
-	})
+	sum, err := s.Summary()
 	if err != nil {
 		return err
 	}
-	popular, popPostings, tail, err := s.PositionCounts()
-	if err != nil {
-		return err
-	}
-	out.Positions, out.Popular = popPostings+tail, popular
-	out.BadgerBytes, out.BleveBytes = s.DiskBytes()
-	out.Bytes = out.BadgerBytes + out.BleveBytes
-	usage, err := s.Usage()
-	if err != nil {
-		return err
-	}
-	for k, v := range usage {
-		out.Entries[k] = v
+	out := statsJSON{Games: sum.Games, PerGame: sum.PerGame, Plies: sum.Plies, Positions: sum.Positions, Popular: sum.Popular,
+		BadgerBytes: sum.Bytes["badger"], BleveBytes: sum.Bytes["bleve"], Entries: sum.Entries}
+	for _, b := range sum.Bytes {
+		out.Bytes += b
 	}
 	if c.Bool("json") {
 		return writeJSON(c.App.Writer, out)

@@ -64,6 +64,18 @@ func displayNotation(c *cli.Context, g engine.Game) (engine.Notation, error) {
 	return n, nil
 }
 
+// openDB opens the database the reading commands (tree, games, show,
+// export, stats) ask through index.DB.
+func openDB(c *cli.Context) (index.DB, error) {
+	s, err := openStore(c)
+	if err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// openStore opens the database folder --db read-only, for the commands
+// that maintain Badger and Bleve themselves.
 func openStore(c *cli.Context) (*index.Store, error) {
 	s, err := index.Open(c.String("db"), index.Options{ReadOnly: true})
 	switch {
@@ -150,7 +162,7 @@ func runTree(c *cli.Context) error {
 			return err
 		}
 	}
-	s, err := openStore(c)
+	s, err := openDB(c)
 	if err != nil {
 		return err
 	}
@@ -217,7 +229,7 @@ func runTreeBatch(c *cli.Context, g engine.Game) error {
 		return err
 	}
 	defer f.Close()
-	s, err := openStore(c)
+	s, err := openDB(c)
 	if err != nil {
 		return err
 	}

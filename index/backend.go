@@ -1,0 +1,156 @@
+package index
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/xqdb/xqdb/engine"
+)
+
+// DB is a game database as the commands that import and read games use it
+// (import, tree, games, show, export, stats; DESIGN "index store
+// interface"). Store, Badger and Bleve in a folder, is the default; other
+// backends (index/clickhouse) register an opener for a URL scheme with
+// RegisterBackend and give the same answers.
+type DB interface {
+	// Dir says where the database is: its folder, or its URL.
+	Dir() string
+	// Games counts the stored games; LastGid is the highest id given.
+	Games() int
+	LastGid() uint32
+	// Game reads one stored game (ErrNoGame when there is none).
+	Game(gid uint32) (*Record, error)
+	// Attrs returns what queries sort and filter games on.
+	Attrs(gid uint32) Attrs
+	// EachGame calls fn for every stored game in id order.
+	EachGame(fn func(gid uint32, a Attrs)) error
+	// Position looks a position up: per next move statistics, and with
+	// withGames every game that reached it.
+	Position(game engine.Game, pos engine.Position, withGames bool) (*PositionStats, error)
+	// Search returns the ids of the games that match every query string
+	// (querylang.go), among within when it is not nil.
+	Search(within []uint32, queries ...string) ([]uint32, error)
+	// Summary counts what the database holds, for xqdb stats.
+	Summary() (*Summary, error)
+	// NewGameWriter starts adding games.
+	NewGameWriter() (GameWriter, error)
+	Close() error
+}
+
+// GameWriter adds prepared games (Prepare) to a DB. Adding a game stored
+// before gives its id with Duplicate set, so that importing the same
+// games again adds none. Close commits what was added.
+type GameWriter interface {
+	SetDedupe(d Dedupe)
+	AddPrepared(p *Prepared) (AddResult, error)
+	Close() error
+}
+
+// Summary is what xqdb stats prints of a database.
+type Summary struct {
+	Games   int
+	PerGame map[string]int // games per game name
+	Plies   int64
+	// Positions counts (game, position) pairs in the position index;
+	// Popular the positions with their own statistics, where the backend
+	// has such a tier.
+	Positions int64
+	Popular   int64
+	// Bytes are the bytes on disk per part ("badger", "bleve"; a table
+	// name for ClickHouse); Entries what each kind of entry holds.
+	Bytes   map[string]int64
+	Entries map[string]any
+}
+
+// Opener opens the database at a backend URL (the whole URL, scheme
+// included).
+type Opener func(url string, opts Options) (DB, error)
+
+var (
+	backendsMu sync.Mutex
+	backends   = map[string]Opener{}
+)
+
+// RegisterBackend makes OpenDB open URLs of scheme with open; a backend
+// package calls it from init (as database/sql drivers do).
+func RegisterBackend(scheme string, open Opener) {
+	backendsMu.Lock()
+	defer backendsMu.Unlock()
+	backends[scheme] = open
+}
+
+// IsURL reports whether location names a backend by URL (scheme://…)
+// rather than a database folder.
+func IsURL(location string) bool {
+	scheme, _, ok := strings.Cut(location, "://")
+	return ok && scheme != "" && !strings.ContainsAny(scheme, "/\\")
+}
+
+// OpenDB opens a database: a folder with Open, or a backend URL with the
+// opener registered for its scheme.
+func OpenDB(location string, opts Options) (DB, error) {
+	if !IsURL(location) {
+		s, err := Open(location, opts)
+		if err != nil {
+			return nil, err
+		}
+		return s, nil
+	}
+	scheme, _, _ := strings.Cut(location, "://")
+	backendsMu.Lock()
+	open := backends[scheme]
+	backendsMu.Unlock()
+	if open == nil {
+		return nil, fmt.Errorf("index: no backend for %s:// (known: folders%s)", scheme, knownSchemes())
+	}
+	return open(location, opts)
+}
+
+func knownSchemes() string {
+	backendsMu.Lock()
+	defer backendsMu.Unlock()
+	var b strings.Builder
+	for s := range backends {
+		b.WriteString(", " + s + "://")
+	}
+	return b.String()
+}
+
+// NewGameWriter starts writing to the store (NewWriter, as a GameWriter).
+func (s *Store) NewGameWriter() (GameWriter, error) {
+	w, err := s.NewWriter()
+	if err != nil {
+		return nil, err
+	}
+	return w, nil
+}
+
+// Summary counts the store's games, plies and position postings and its
+// bytes on disk.
+func (s *Store) Summary() (*Summary, error) {
+	out := &Summary{Games: s.Games(), PerGame: map[string]int{}, Bytes: map[string]int64{}, Entries: map[string]any{}}
+	err := s.EachGame(func(_ uint32, a Attrs) {
+		out.PerGame[a.Game.String()]++
+		out.Plies += int64(a.Plies)
+	})
+	if err != nil {
+		return nil, err
+	}
+	popular, popPostings, tail, err := s.PositionCounts()
+	if err != nil {
+		return nil, err
+	}
+	out.Positions, out.Popular = popPostings+tail, popular
+	out.Bytes["badger"], out.Bytes["bleve"] = s.DiskBytes()
+	usage, err := s.Usage()
+	if err != nil {
+		return nil, err
+	}
+	for k, v := range usage {
+		out.Entries[k] = v
+	}
+	return out, nil
+}
+
+var _ DB = (*Store)(nil)
