@@ -154,3 +154,39 @@ func (s *Store) Summary() (*Summary, error) {
 }
 
 var _ DB = (*Store)(nil)
+
+// CopyGames adds every game of src, in id order, to w: each record is
+// replayed for its position keys, named by opening (the Options.Opening
+// of the commands; nil leaves it unnamed) and prepared as an import
+// prepares it, so the copy answers as the original. fn is told of each.
+func CopyGames(src DB, w GameWriter, opening func(r *Record, keys []uint64), fn func(p *Prepared, res AddResult)) error {
+	var gids []uint32
+	if err := src.EachGame(func(gid uint32, _ Attrs) { gids = append(gids, gid) }); err != nil {
+		return err
+	}
+	for _, gid := range gids {
+		r, err := src.Game(gid)
+		if err != nil {
+			return err
+		}
+		keys, err := recordKeys(r)
+		if err != nil {
+			return fmt.Errorf("index: copy game %d: %w", gid, err)
+		}
+		if opening != nil {
+			opening(r, keys)
+		}
+		p, err := Prepare(&Game{Record: *r, Keys: keys})
+		if err != nil {
+			return fmt.Errorf("index: copy game %d: %w", gid, err)
+		}
+		res, err := w.AddPrepared(p)
+		if err != nil {
+			return err
+		}
+		if fn != nil {
+			fn(p, res)
+		}
+	}
+	return nil
+}

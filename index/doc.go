@@ -46,4 +46,9 @@
 //	space.go     free-space checks before writing (a full disk must not SIGBUS Badger)
 //	check.go     comparing records, positions and metadata (xqdb check)
 //	reindex.go   rebuilding the position or metadata index from the records
+//	backend.go   the store interface (DB, GameWriter) the commands use, and
+//	             OpenDB with backends registered by URL scheme
+//	portable.go  what another backend needs of prepared games and records
+//	termquery.go query strings over a TermSource: the same answers as
+//	             Bleve from another backend's stored terms
 package index

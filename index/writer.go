@@ -131,12 +131,7 @@ func (w *Writer) SetDedupe(d Dedupe) { w.dedupe = d }
 // dedupeKey is what a duplicate must share with a stored game: the moves,
 // and with DedupeGame the players too (so that games with the same moves
 // and no players, or many games of one line, do not make long chains).
-func (w *Writer) dedupeKey(a *Attrs) uint64 {
-	if w.dedupe == DedupeMoves {
-		return a.Hash
-	}
-	return a.Hash ^ uint64(a.Players)*0x9e3779b97f4a7c15
-}
+func (w *Writer) dedupeKey(a *Attrs) uint64 { return DedupeKey(w.dedupe, *a) }
 
 // remember records stored game gid.
 func (w *Writer) remember(gid uint32, a *Attrs) {

@@ -89,10 +89,24 @@ func Games(s index.DB, req ListRequest) (*GameList, error) {
 	// page (an export) is read on every core.
 	page := hits[lo:hi]
 	out.Games = make([]GameRow, len(page))
+	var recs []*index.Record
+	if rr, ok := s.(recordsReader); ok && len(page) > 1 {
+		gids := make([]uint32, len(page))
+		for i, h := range page {
+			gids[i] = h.gid
+		}
+		var err error
+		if recs, err = rr.Records(gids); err != nil {
+			return nil, err
+		}
+	}
 	err := forEach(len(page), func(i int) error {
 		h := page[i]
-		r, err := s.Game(h.gid)
-		if err != nil {
+		var r *index.Record
+		var err error
+		if recs != nil {
+			r = recs[i]
+		} else if r, err = s.Game(h.gid); err != nil {
 			return err
 		}
 		ply := h.ply
@@ -110,6 +124,12 @@ func Games(s index.DB, req ListRequest) (*GameList, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// recordsReader is a store that reads many records in one request
+// (index/clickhouse: one query for a page, not one per game).
+type recordsReader interface {
+	Records(gids []uint32) ([]*index.Record, error)
 }
 
 // forEach calls fn(0) … fn(n-1) on GOMAXPROCS goroutines and returns the

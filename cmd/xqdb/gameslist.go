@@ -41,7 +41,7 @@ Example:
    xqdb games --moves "h2e2 h9g7" --query 'black:"胡榮華"' --limit 5
    xqdb games --query 'white:carlsen result:1-0' --sort -rating
    xqdb games --query 'carlsen -result:1/2-1/2 date:>=2020'`,
-	Flags: append(append([]cli.Flag{dbFlag}, positionFlags...),
+	Flags: append(append([]cli.Flag{dbFlag, storeFlag}, positionFlags...),
 		&cli.StringFlag{Name: "sort", Value: "-date", Usage: "date (oldest first), -date (newest first), rating or -rating (the average of the players' known ratings); games without a date or rating come last"},
 		&cli.IntFlag{Name: "limit", Value: 20, Usage: "games per page (0: all)"},
 		&cli.IntFlag{Name: "offset", Value: 0, Usage: "games to skip"},

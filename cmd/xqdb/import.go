@@ -70,7 +70,7 @@ is stored; the positions after it are not indexed.
 Example:
    xqdb import --report rejects.jsonl games/`,
 	Flags: append([]cli.Flag{
-		dbFlag,
+		dbFlag, storeFlag,
 		&cli.StringFlag{Name: "game", Aliases: []string{"g"}, Value: "auto", Usage: "auto, xiangqi or chess"},
 		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "read moves in this notation"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
@@ -153,7 +153,7 @@ func runImport(c *cli.Context) error {
 	if repF != nil {
 		rep = newReportWriter(repF)
 	}
-	s, err := index.OpenDB(c.String("db"), index.Options{RunGames: c.Int("run-games"), Opening: classifyRecord})
+	s, err := index.OpenDB(location(c), index.Options{RunGames: c.Int("run-games"), Opening: classifyRecord})
 	if errors.Is(err, index.ErrNotDatabase) {
 		return usageError{err}
 	}

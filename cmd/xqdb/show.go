@@ -30,7 +30,7 @@ for Xiangqi, SAN for chess).
 
 Example:
    xqdb show 42 --notation wxf`,
-	Flags: []cli.Flag{dbFlag,
+	Flags: []cli.Flag{dbFlag, storeFlag,
 		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the moves"},
 		annotateFlag},
 	Action: runShow,
@@ -245,7 +245,7 @@ rulings. A summary line goes to stderr: "exported N games to F".
 
 Example:
    xqdb export --moves "h2e2 h9g7" --query 'date:>="2000"' -o central-cannon.pgn`,
-	Flags: append(append([]cli.Flag{dbFlag}, positionFlags...),
+	Flags: append(append([]cli.Flag{dbFlag, storeFlag}, positionFlags...),
 		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the moves written (and of --moves)"},
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output PGN file (default: standard output)"},
 		annotateFlag,

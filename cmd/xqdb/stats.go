@@ -12,7 +12,7 @@ var statsCommand = &cli.Command{
 	Name:      "stats",
 	Usage:     "what the database holds and its size on disk",
 	ArgsUsage: " ",
-	Flags:     []cli.Flag{dbFlag, jsonFlag},
+	Flags:     []cli.Flag{dbFlag, storeFlag, jsonFlag},
 	Action:    runStats,
 }
 

@@ -67,6 +67,9 @@ func displayNotation(c *cli.Context, g engine.Game) (engine.Notation, error) {
 // openDB opens the database the reading commands (tree, games, show,
 // export, stats) ask through index.DB.
 func openDB(c *cli.Context) (index.DB, error) {
+	if c.String("store") != "" {
+		return index.OpenDB(c.String("store"), index.Options{ReadOnly: true})
+	}
 	s, err := openStore(c)
 	if err != nil {
 		return nil, err
@@ -104,7 +107,7 @@ match a Bleve query.
 Example:
    xqdb tree --moves "h2e2 h9g7"
    xqdb tree --game chess --moves "e4 c5" --query 'white:carlsen'`,
-	Flags: append(append([]cli.Flag{dbFlag}, positionFlags...),
+	Flags: append(append([]cli.Flag{dbFlag, storeFlag}, positionFlags...),
 		&cli.IntFlag{Name: "limit", Value: 0, Usage: "show at most this many moves (0: all)"},
 		&cli.StringFlag{Name: "batch", Usage: "answer every position of FILE (a FEN a line, optionally after 'xiangqi' or 'chess' and a tab) as JSON lines with the time taken"},
 		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the move column (and of --moves)"},

@@ -1,0 +1,173 @@
+package clickhouse
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// node is one ClickHouse server, spoken to over its HTTP interface (port
+// 8123 by default): plain HTTP with RowBinary rows works alike on the
+// Debian 18.16 server and on current releases, where the native protocol
+// and its Go drivers changed.
+type node struct {
+	addr string // host:port
+	db   string
+	hc   *http.Client
+}
+
+func newNode(addr, db string) *node {
+	tr := &http.Transport{MaxIdleConnsPerHost: 16, IdleConnTimeout: time.Minute, DisableCompression: true}
+	return &node{addr: addr, db: db, hc: &http.Client{Transport: tr}}
+}
+
+// do sends sql (and body, the data of an INSERT, when not nil) and returns
+// the answer's bytes.
+func (n *node) do(ctx context.Context, sql string, body io.Reader) ([]byte, error) {
+	v := url.Values{}
+	if n.db != "" {
+		v.Set("database", n.db)
+	}
+	var req *http.Request
+	var err error
+	if body != nil {
+		v.Set("query", sql)
+		req, err = http.NewRequestWithContext(ctx, http.MethodPost, "http://"+n.addr+"/?"+v.Encode(), body)
+	} else {
+		req, err = http.NewRequestWithContext(ctx, http.MethodPost, "http://"+n.addr+"/?"+v.Encode(), strings.NewReader(sql))
+	}
+	if err != nil {
+		return nil, err
+	}
+	resp, err := n.hc.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse: %s: %w", n.addr, err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, fmt.Errorf("clickhouse: %s: %w", n.addr, err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		msg := strings.TrimSpace(string(out))
+		if len(msg) > 600 {
+			msg = msg[:600] + "…"
+		}
+		short := sql
+		if len(short) > 300 {
+			short = short[:300] + "…"
+		}
+		return nil, fmt.Errorf("clickhouse: %s: %s (in %s)", n.addr, msg, short)
+	}
+	return out, nil
+}
+
+func (n *node) exec(sql string) error {
+	_, err := n.do(context.Background(), sql, nil)
+	return err
+}
+
+// rows runs a SELECT and returns its RowBinary rows.
+func (n *node) rows(sql string) (*rowReader, error) {
+	b, err := n.do(context.Background(), sql+" FORMAT RowBinary", nil)
+	if err != nil {
+		return nil, err
+	}
+	return &rowReader{b: b}, nil
+}
+
+// insert sends rows (RowBinary) into table.
+func (n *node) insert(table, columns string, rows []byte) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	_, err := n.do(context.Background(), "INSERT INTO "+table+" ("+columns+") FORMAT RowBinary", bytes.NewReader(rows))
+	return err
+}
+
+// rowReader reads RowBinary values in the order the SELECT names them.
+type rowReader struct {
+	b   []byte
+	err error
+}
+
+var errShort = errors.New("clickhouse: short RowBinary answer")
+
+func (r *rowReader) more() bool { return r.err == nil && len(r.b) > 0 }
+
+func (r *rowReader) take(n int) []byte {
+	if r.err != nil || len(r.b) < n {
+		r.err = errShort
+		r.b = nil
+		return make([]byte, n)
+	}
+	v := r.b[:n]
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *rowReader) u8() uint8   { return r.take(1)[0] }
+func (r *rowReader) u16() uint16 { return binary.LittleEndian.Uint16(r.take(2)) }
+func (r *rowReader) u32() uint32 { return binary.LittleEndian.Uint32(r.take(4)) }
+func (r *rowReader) u64() uint64 { return binary.LittleEndian.Uint64(r.take(8)) }
+func (r *rowReader) str() string { return string(r.bytes()) }
+func (r *rowReader) bytes() []byte {
+	n, k := binary.Uvarint(r.b)
+	if k <= 0 || n > math.MaxInt32 {
+		r.err = errShort
+		return nil
+	}
+	r.b = r.b[k:]
+	return r.take(int(n))
+}
+
+// rowWriter builds RowBinary rows.
+type rowWriter struct{ b []byte }
+
+func (w *rowWriter) u8(v uint8)   { w.b = append(w.b, v) }
+func (w *rowWriter) u16(v uint16) { w.b = binary.LittleEndian.AppendUint16(w.b, v) }
+func (w *rowWriter) u32(v uint32) { w.b = binary.LittleEndian.AppendUint32(w.b, v) }
+func (w *rowWriter) u64(v uint64) { w.b = binary.LittleEndian.AppendUint64(w.b, v) }
+func (w *rowWriter) str(s string) {
+	w.b = binary.AppendUvarint(w.b, uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+func (w *rowWriter) bytes(s []byte) {
+	w.b = binary.AppendUvarint(w.b, uint64(len(s)))
+	w.b = append(w.b, s...)
+}
+
+// quote writes s as a ClickHouse string literal.
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('\'')
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\\', '\'':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case 0:
+			b.WriteString(`\0`)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = quote(s)
+	}
+	return strings.Join(q, ",")
+}

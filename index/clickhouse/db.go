@@ -1,0 +1,465 @@
+package clickhouse
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/index"
+)
+
+func init() {
+	index.RegisterBackend("clickhouse", func(u string, o index.Options) (index.DB, error) {
+		d, err := Open(u, o)
+		if err != nil {
+			return nil, err
+		}
+		return d, nil
+	})
+}
+
+// DB is a game database in ClickHouse: one server, or the shards of a
+// cluster. It implements index.DB.
+type DB struct {
+	url     string
+	name    string // the database
+	cluster string // the remote_servers cluster of the shards ("" for one server)
+	nodes   []*node
+	opts    index.Options
+	next    uint32 // next game id; games below it are committed
+
+	attrsOnce sync.Once
+	attrs     []index.Attrs // by gid
+	attrsErr  error
+}
+
+// ParseURL reads clickhouse://HOST:PORT[,HOST:PORT…]/DB[?cluster=NAME]:
+// the HTTP ports of the shards, in the order of the cluster's
+// remote_servers, and the database.
+func ParseURL(u string) (hosts []string, db, cluster string, err error) {
+	rest, ok := strings.CutPrefix(u, "clickhouse://")
+	if !ok {
+		return nil, "", "", fmt.Errorf("clickhouse: %q is not a clickhouse:// URL", u)
+	}
+	rest, rawQuery, _ := strings.Cut(rest, "?")
+	hostPart, db, _ := strings.Cut(rest, "/")
+	if db == "" {
+		db = "xqdb"
+	}
+	if !isIdent(db) {
+		return nil, "", "", fmt.Errorf("clickhouse: database name %q: letters, digits and _ only", db)
+	}
+	for _, h := range strings.Split(hostPart, ",") {
+		if h == "" {
+			return nil, "", "", fmt.Errorf("clickhouse: %q names no server", u)
+		}
+		if !strings.Contains(h, ":") {
+			h += ":8123"
+		}
+		hosts = append(hosts, h)
+	}
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return nil, "", "", fmt.Errorf("clickhouse: %q: %w", u, err)
+	}
+	cluster = q.Get("cluster")
+	if len(hosts) > 1 && cluster == "" {
+		return nil, "", "", fmt.Errorf("clickhouse: %q: several servers need ?cluster=NAME (their remote_servers cluster)", u)
+	}
+	if cluster != "" && !isIdent(cluster) {
+		return nil, "", "", fmt.Errorf("clickhouse: cluster name %q: letters, digits and _ only", cluster)
+	}
+	return hosts, db, cluster, nil
+}
+
+// Open opens (and unless opts.ReadOnly creates) the database at u.
+func Open(u string, opts index.Options) (*DB, error) {
+	hosts, name, cluster, err := ParseURL(u)
+	if err != nil {
+		return nil, err
+	}
+	d := &DB{url: u, name: name, cluster: cluster, opts: opts}
+	for _, h := range hosts {
+		d.nodes = append(d.nodes, newNode(h, ""))
+	}
+	if opts.ReadOnly || opts.Existing {
+		rr, err := d.nodes[0].rows("SELECT count() FROM system.tables WHERE database = " + quote(name) + " AND name = 'manifest'")
+		if err != nil {
+			return nil, err
+		}
+		if rr.u64() == 0 {
+			return nil, fmt.Errorf("%w: %s", index.ErrNoStore, u)
+		}
+	} else {
+		for i, n := range d.nodes {
+			for _, s := range d.ddl(i == 0) {
+				if err := n.exec(s); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
+	if err := d.loadManifest(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+func (d *DB) loadManifest() error {
+	rr, err := d.nodes[0].rows("SELECT count(), min(schema), max(schema), max(next_gid) FROM " + d.name + ".manifest")
+	if err != nil {
+		return err
+	}
+	n, lo, hi, next := rr.u64(), rr.u32(), rr.u32(), rr.u32()
+	if rr.err != nil {
+		return rr.err
+	}
+	if n > 0 && (lo != SchemaVersion || hi != SchemaVersion) {
+		return fmt.Errorf("%w: %s has version %d, this xqdb reads %d (import the games again into a new database)", index.ErrSchemaMismatch, d.url, hi, SchemaVersion)
+	}
+	d.next = max(next, 1)
+	return nil
+}
+
+// Dir returns the database's URL.
+func (d *DB) Dir() string { return d.url }
+
+// Games counts the stored games (ids are dense from 1).
+func (d *DB) Games() int { return int(d.next - 1) }
+
+// LastGid returns the highest game id given.
+func (d *DB) LastGid() uint32 { return d.next - 1 }
+
+// Close releases the connections.
+func (d *DB) Close() error {
+	for _, n := range d.nodes {
+		n.hc.CloseIdleConnections()
+	}
+	return nil
+}
+
+// shard is the node holding rows sharded by v (Distributed's key % shards).
+func (d *DB) shard(v uint64) *node { return d.nodes[v%uint64(len(d.nodes))] }
+
+// Game reads a stored game.
+func (d *DB) Game(gid uint32) (*index.Record, error) {
+	if gid == 0 || gid >= d.next {
+		return nil, fmt.Errorf("%w: %d", index.ErrNoGame, gid)
+	}
+	rr, err := d.shard(uint64(gid)).rows(fmt.Sprintf("SELECT record FROM %s WHERE gid = %d LIMIT 1", d.local("games"), gid))
+	if err != nil {
+		return nil, err
+	}
+	if !rr.more() {
+		return nil, fmt.Errorf("%w: %d", index.ErrNoGame, gid)
+	}
+	b := rr.bytes()
+	if rr.err != nil {
+		return nil, rr.err
+	}
+	return index.DecodeRecord(gid, b)
+}
+
+// Records reads many stored games in one query per shard, in the order
+// of gids (query.Games reads a page through it).
+func (d *DB) Records(gids []uint32) ([]*index.Record, error) {
+	byID := make(map[uint32]*index.Record, len(gids))
+	for start := 0; start < len(gids); start += 20_000 {
+		part := gids[start:min(start+20_000, len(gids))]
+		ids := make([]string, len(part))
+		for i, g := range part {
+			ids[i] = strconv.FormatUint(uint64(g), 10)
+		}
+		rr, err := d.nodes[0].rows(fmt.Sprintf("SELECT gid, record FROM %s WHERE gid IN (%s) AND gid < %d", d.all("games"), strings.Join(ids, ","), d.next))
+		if err != nil {
+			return nil, err
+		}
+		for rr.more() {
+			gid, b := rr.u32(), rr.bytes()
+			if rr.err != nil {
+				return nil, rr.err
+			}
+			r, err := index.DecodeRecord(gid, b)
+			if err != nil {
+				return nil, err
+			}
+			byID[gid] = r
+		}
+	}
+	out := make([]*index.Record, len(gids))
+	for i, g := range gids {
+		if out[i] = byID[g]; out[i] == nil {
+			return nil, fmt.Errorf("%w: %d", index.ErrNoGame, g)
+		}
+	}
+	return out, nil
+}
+
+func (d *DB) loadAttrs() error {
+	d.attrsOnce.Do(func() {
+		d.attrs = make([]index.Attrs, d.next)
+		rr, err := d.nodes[0].rows(fmt.Sprintf("SELECT gid, game, result, date, rating, plies, hash, players FROM %s WHERE gid < %d", d.all("games"), d.next))
+		if err != nil {
+			d.attrsErr = err
+			return
+		}
+		for rr.more() {
+			gid := rr.u32()
+			a := index.Attrs{Game: engine.Game(rr.u8()), Result: engine.Result(rr.u8()), Date: rr.u32(), Rating: rr.u16(), Plies: rr.u16(), Hash: rr.u64(), Players: rr.u32()}
+			if rr.err == nil && gid < d.next {
+				d.attrs[gid] = a
+			}
+		}
+		d.attrsErr = rr.err
+	})
+	return d.attrsErr
+}
+
+// Attrs returns a game's attributes (all of them are read on first use,
+// as the Badger store does).
+func (d *DB) Attrs(gid uint32) index.Attrs {
+	if d.loadAttrs() != nil || int(gid) >= len(d.attrs) {
+		return index.Attrs{}
+	}
+	return d.attrs[gid]
+}
+
+// EachGame calls fn for every stored game in id order.
+func (d *DB) EachGame(fn func(gid uint32, a index.Attrs)) error {
+	if err := d.loadAttrs(); err != nil {
+		return err
+	}
+	for gid := uint32(1); gid < d.next; gid++ {
+		fn(gid, d.attrs[gid])
+	}
+	return nil
+}
+
+// Position answers a tree: one GROUP BY over the key's rows, on the shard
+// that holds the key. One game is replayed to check that the key is the
+// asked position (64-bit keys can collide; DESIGN "Keys and storage").
+func (d *DB) Position(game engine.Game, pos engine.Position, withGames bool) (*index.PositionStats, error) {
+	key := pos.Key()
+	n := d.shard(key)
+	where := fmt.Sprintf("key = %d AND game = %d AND gid < %d", key, game, d.next)
+	res := &index.PositionStats{}
+	rr, err := n.rows("SELECT code, result, count(), sum(rating), sum(rating > 0), max(date), min(gid) FROM " + d.local("positions") + " WHERE " + where + " GROUP BY code, result")
+	if err != nil {
+		return nil, err
+	}
+	first := ^uint32(0)
+	for rr.more() {
+		m := index.MoveStats{Code: rr.u16()}
+		result := engine.Result(rr.u8())
+		cnt := uint32(rr.u64())
+		m.Games, m.RatingSum, m.Rated, m.LastDate = cnt, rr.u64(), uint32(rr.u64()), rr.u32()
+		switch result {
+		case engine.FirstWins:
+			m.FirstWins = cnt
+		case engine.SecondWins:
+			m.SecondWins = cnt
+		case engine.Draw:
+			m.Draws = cnt
+		}
+		first = min(first, rr.u32())
+		if rr.err != nil {
+			return nil, rr.err
+		}
+		addMove(res, m)
+	}
+	if len(res.Moves) == 0 {
+		return res, nil
+	}
+	r, err := d.Game(first)
+	if err != nil {
+		return nil, err
+	}
+	if _, ok := index.FindPosition(r, pos); !ok {
+		return &index.PositionStats{}, nil
+	}
+	if withGames {
+		rr, err := n.rows("SELECT gid, ply, code FROM " + d.local("positions") + " WHERE " + where + " ORDER BY gid")
+		if err != nil {
+			return nil, err
+		}
+		for rr.more() {
+			h := index.GameHit{Gid: rr.u32(), Ply: int(rr.u16()), Code: rr.u16()}
+			if rr.err != nil {
+				return nil, rr.err
+			}
+			res.Games = append(res.Games, h)
+		}
+	}
+	return res, nil
+}
+
+func addMove(res *index.PositionStats, m index.MoveStats) {
+	for i := range res.Moves {
+		if res.Moves[i].Code == m.Code {
+			res.Moves[i].Add(m)
+			return
+		}
+	}
+	res.Moves = append(res.Moves, m)
+}
+
+// Search runs query strings (index/querylang.go) over the terms table:
+// index.SearchTerms combines the leaves as Bleve does.
+func (d *DB) Search(within []uint32, queries ...string) ([]uint32, error) {
+	return index.SearchTerms(termSource{d}, within, queries...)
+}
+
+// Summary counts games, plies and position rows, and the bytes of every
+// table on every shard.
+func (d *DB) Summary() (*index.Summary, error) {
+	out := &index.Summary{Games: d.Games(), PerGame: map[string]int{}, Bytes: map[string]int64{}, Entries: map[string]any{}}
+	rr, err := d.nodes[0].rows(fmt.Sprintf("SELECT game, count(), sum(plies) FROM %s WHERE gid < %d GROUP BY game", d.all("games"), d.next))
+	if err != nil {
+		return nil, err
+	}
+	for rr.more() {
+		g, n, p := engine.Game(rr.u8()), rr.u64(), rr.u64()
+		out.PerGame[g.String()] += int(n)
+		out.Plies += int64(p)
+	}
+	rr, err = d.nodes[0].rows(fmt.Sprintf("SELECT count() FROM %s WHERE gid < %d", d.all("positions"), d.next))
+	if err != nil {
+		return nil, err
+	}
+	out.Positions = int64(rr.u64())
+	type usage struct {
+		Entries int64 `json:"entries"`
+		Bytes   int64 `json:"bytes"`
+	}
+	for _, n := range d.nodes {
+		rr, err := n.rows("SELECT table, sum(rows), sum(bytes) FROM system.parts WHERE active AND database = " + quote(d.name) + " GROUP BY table")
+		if err != nil {
+			return nil, err
+		}
+		for rr.more() {
+			t, rows, b := strings.TrimSuffix(rr.str(), "_local"), int64(rr.u64()), int64(rr.u64())
+			out.Bytes[t] += b
+			u, _ := out.Entries[t].(usage)
+			u.Entries += rows
+			u.Bytes += b
+			out.Entries[t] = u
+		}
+		if rr.err != nil {
+			return nil, rr.err
+		}
+	}
+	return out, nil
+}
+
+// termSource answers index.SearchTerms' leaves from the terms table.
+type termSource struct{ d *DB }
+
+func (t termSource) ids(sql string) ([]uint32, error) {
+	rr, err := t.d.nodes[0].rows(sql)
+	if err != nil {
+		return nil, err
+	}
+	var out []uint32
+	for rr.more() {
+		out = append(out, rr.u32())
+	}
+	if rr.err != nil {
+		return nil, rr.err
+	}
+	slices.Sort(out)
+	return slices.Compact(out), nil
+}
+
+func (t termSource) Fields() ([]string, error) {
+	rr, err := t.d.nodes[0].rows("SELECT DISTINCT field FROM " + t.d.all("terms"))
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for rr.more() {
+		out = append(out, rr.str())
+	}
+	return out, rr.err
+}
+
+func (t termSource) Universe() ([]uint32, error) {
+	out := make([]uint32, 0, t.d.next)
+	for g := uint32(1); g < t.d.next; g++ {
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+func (t termSource) where(field string) string {
+	return fmt.Sprintf("SELECT DISTINCT gid FROM %s WHERE gid < %d AND field = %s", t.d.all("terms"), t.d.next, quote(field))
+}
+
+func (t termSource) Terms(field string, terms []string) ([]uint32, error) {
+	if len(terms) == 0 {
+		return nil, nil
+	}
+	return t.ids(t.where(field) + " AND term IN (" + quoteList(terms) + ")")
+}
+
+func (t termSource) Range(field, lo, hi string, loIncl, hiIncl bool) ([]uint32, error) {
+	sql := t.where(field)
+	if lo != "" {
+		op := " > "
+		if loIncl {
+			op = " >= "
+		}
+		sql += " AND term" + op + quote(lo)
+	}
+	if hi != "" {
+		op := " < "
+		if hiIncl {
+			op = " <= "
+		}
+		sql += " AND term" + op + quote(hi)
+	}
+	return t.ids(sql)
+}
+
+func (t termSource) Regexp(field, expr string) ([]uint32, error) {
+	return t.ids(t.where(field) + " AND match(term, " + quote("^(?:"+expr+")$") + ")")
+}
+
+func (t termSource) Positions(field string, terms []string) (map[uint32]map[string][]uint32, error) {
+	out := map[uint32]map[string][]uint32{}
+	if len(terms) == 0 {
+		return out, nil
+	}
+	rr, err := t.d.nodes[0].rows(fmt.Sprintf("SELECT gid, term, pos FROM %s WHERE gid < %d AND field = %s AND term IN (%s)",
+		t.d.all("terms"), t.d.next, quote(field), quoteList(terms)))
+	if err != nil {
+		return nil, err
+	}
+	for rr.more() {
+		gid, term, pos := rr.u32(), rr.str(), rr.u32()
+		if rr.err != nil {
+			return nil, rr.err
+		}
+		m := out[gid]
+		if m == nil {
+			m = map[string][]uint32{}
+			out[gid] = m
+		}
+		m[term] = append(m[term], pos)
+	}
+	for gid, m := range out {
+		if len(m) < len(terms) {
+			delete(out, gid)
+		}
+	}
+	return out, nil
+}
+
+var _ index.DB = (*DB)(nil)
+
+// errReadOnly is returned by NewGameWriter on a database opened to read.
+var errReadOnly = errors.New("clickhouse: database is open read-only")

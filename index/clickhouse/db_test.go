@@ -1,0 +1,199 @@
+package clickhouse
+
+import (
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/games"
+	"github.com/xqdb/xqdb/index"
+	"github.com/xqdb/xqdb/index/clickhouse/chtest"
+)
+
+func TestParseURL(t *testing.T) {
+	for _, tc := range []struct {
+		in               string
+		hosts            []string
+		db, cluster, err string
+	}{
+		{in: "clickhouse://127.0.0.1:8123/xqdb", hosts: []string{"127.0.0.1:8123"}, db: "xqdb"},
+		{in: "clickhouse://ch1", hosts: []string{"ch1:8123"}, db: "xqdb"},
+		{in: "clickhouse://a:1,b:2/games?cluster=two", hosts: []string{"a:1", "b:2"}, db: "games", cluster: "two"},
+		{in: "clickhouse://a:1,b:2/games", err: "?cluster=NAME"},
+		{in: "clickhouse://a:1/x;drop", err: "database name"},
+		{in: "clickhouse://a:1/x?cluster=a'b", err: "cluster name"},
+		{in: "clickhouse:///x", err: "names no server"},
+		{in: "http://a:1/x", err: "not a clickhouse:// URL"},
+	} {
+		hosts, db, cluster, err := ParseURL(tc.in)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("ParseURL(%q) err = %v, want one saying %q", tc.in, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || !reflect.DeepEqual(hosts, tc.hosts) || db != tc.db || cluster != tc.cluster {
+			t.Errorf("ParseURL(%q) = %v %q %q %v; want %v %q %q", tc.in, hosts, db, cluster, err, tc.hosts, tc.db, tc.cluster)
+		}
+	}
+}
+
+// FuzzParseURL: no URL panics, and an accepted one names servers and a
+// database that are safe in SQL.
+func FuzzParseURL(f *testing.F) {
+	for _, s := range []string{"clickhouse://127.0.0.1:8123/xqdb", "clickhouse://a:1,b:2/g?cluster=c", "clickhouse://", "clickhouse://a/b?%zz"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		hosts, db, cluster, err := ParseURL(s)
+		if err != nil {
+			return
+		}
+		if len(hosts) == 0 || !isIdent(db) || cluster != "" && !isIdent(cluster) {
+			t.Errorf("ParseURL(%q) = %v %q %q", s, hosts, db, cluster)
+		}
+	})
+}
+
+func TestQuote(t *testing.T) {
+	for in, want := range map[string]string{`a`: `'a'`, `O'Kelly`: `'O\'Kelly'`, `a\b`: `'a\\b'`, "\x00": `'\0'`} {
+		if got := quote(in); got != want {
+			t.Errorf("quote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+// game plays ICCS moves from the start.
+func game(t *testing.T, result engine.Result, red, black string, moves ...string) *index.Prepared {
+	t.Helper()
+	p, _ := games.New(engine.Xiangqi, "")
+	g := &index.Game{Record: index.Record{Game: engine.Xiangqi, Result: result,
+		Tags: []index.Tag{{Name: "Red", Value: red}, {Name: "Black", Value: black}, {Name: "Date", Value: "1990.05.17"}}}}
+	g.Keys = append(g.Keys, p.Key())
+	for _, s := range moves {
+		m, err := p.ParseMove(s, engine.ICCS)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.Make(m)
+		g.Moves = append(g.Moves, m)
+		g.Keys = append(g.Keys, p.Key())
+	}
+	pr, err := index.Prepare(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pr
+}
+
+func add(t *testing.T, d *DB, ps ...*index.Prepared) {
+	t.Helper()
+	w, err := d.NewGameWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range ps {
+		if _, err := w.AddPrepared(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func count(t *testing.T, d *DB, table string) uint64 {
+	t.Helper()
+	rr, err := d.nodes[0].rows("SELECT count() FROM " + d.all(table))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rr.u64()
+}
+
+// TestKilledImportEndsExact: rows an import inserted without committing
+// them (killed between its inserts and the manifest) are not read, and
+// the next import deletes them before it gives their ids again, so the
+// database ends exactly as if the first import had not been killed
+// (issue 19: a killed import re-run ends exact).
+func TestKilledImportEndsExact(t *testing.T) {
+	u := chtest.Start(t, 1, "killed")
+	d, err := Open(u, index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	g1 := game(t, engine.FirstWins, "Hu Ronghua", "Lü Qin", "h2e2", "h9g7")
+	g2 := game(t, engine.Draw, "Xu Yinchuan", "Lü Qin", "h2e2", "b9c7", "b0c2")
+	g3 := game(t, engine.SecondWins, "Zhao Guorong", "Liu Dahua", "c3c4", "g6g5")
+	add(t, d, g1)
+	// What a killed import leaves: every row of game 2, no commit.
+	var b batch
+	b.reset(1, 2)
+	w := &Writer{d: d, next: 2, hashes: map[uint64][]uint32{}, attrs: make([]index.Attrs, 2), batch: b, batchGames: 100}
+	w.batch.reset(1, 2)
+	if _, err := w.AddPrepared(g2); err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range []struct{ name, cols string }{{"positions", "key, game, gid, ply, code, result, date, rating"}, {"terms", "field, term, gid, pos"}, {"games", "gid, game, result, date, rating, plies, hash, players, record"}} {
+		rows := map[string][]byte{"positions": w.batch.positions[0].b, "terms": w.batch.terms[0].b, "games": w.batch.records[0].b}[tb.name]
+		if err := d.nodes[0].insert(d.local(tb.name), tb.cols, rows); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Readers see game 1 only.
+	r, err := Open(u, index.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Games() != 1 {
+		t.Errorf("after the killed import: %d games, want 1", r.Games())
+	}
+	start, _ := games.New(engine.Xiangqi, "")
+	st, err := r.Position(engine.Xiangqi, start, true)
+	if err != nil || len(st.Games) != 1 {
+		t.Errorf("start position: %+v, %v; want game 1 alone", st, err)
+	}
+	if ids, err := r.Search(nil, `black:"lu qin"`); err != nil || !slices.Equal(ids, []uint32{1}) {
+		t.Errorf("search = %v, %v; want [1]", ids, err)
+	}
+	// The re-run gives game 3 the id 2 and then adds game 2 as 3.
+	d2, err := Open(u, index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add(t, d2, g3, g2, g1)
+	if d2.Games() != 3 {
+		t.Errorf("%d games, want 3", d2.Games())
+	}
+	// Positions: 3 + 4 + 3 rows, terms and games once each.
+	if n := count(t, d2, "positions"); n != 10 {
+		t.Errorf("%d position rows, want 10", n)
+	}
+	if n := count(t, d2, "games"); n != 3 {
+		t.Errorf("%d game rows, want 3", n)
+	}
+	got2, err := d2.Game(2)
+	if err != nil || got2.Tag("Red") != "Zhao Guorong" {
+		t.Errorf("game 2 = %v, %v; want Zhao Guorong's", got2, err)
+	}
+	st, err = d2.Position(engine.Xiangqi, start, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits []string
+	for _, h := range st.Games {
+		hits = append(hits, fmt.Sprintf("%d@%d", h.Gid, h.Ply))
+	}
+	if strings.Join(hits, " ") != "1@0 2@0 3@0" || len(st.Moves) != 2 {
+		t.Errorf("start position: games %v, %d moves; want 1@0 2@0 3@0 and 2 moves", hits, len(st.Moves))
+	}
+	for q, want := range map[string][]uint32{`black:"lu qin"`: {1, 3}, `red:zhao*`: {2}, `result:0-1 OR result:draw`: {2, 3}, `NOT black:lü`: {2}} {
+		if ids, err := d2.Search(nil, q); err != nil || !slices.Equal(ids, want) {
+			t.Errorf("Search(%s) = %v, %v; want %v", q, ids, err, want)
+		}
+	}
+}
