@@ -48,4 +48,5 @@ var (
 	ErrTruncated           = record.ErrTruncated
 	ErrBadSquare           = record.ErrBadSquare
 	ErrBadValue            = record.ErrBadValue
+	ErrNotAGame            = record.ErrNotAGame
 )

@@ -87,7 +87,8 @@ type pgnDerived struct {
 // TestWalkerArchive streams the whole walker8088 archive through
 // importer.NewReader: 26,150 XQF files (checked in detail in package
 // xqf), 7,942 GBK PGN games compared move by move with the oracle, the
-// CCBridge and 象棋魔法师 files reported unsupported, and of the 74 notes
+// CCBridge libraries read (one of an older version and the 象棋魔法师
+// files reported unsupported), and of the 74 notes
 // (.txt) only the five that hold games giving records.
 func TestWalkerArchive(t *testing.T) {
 	oracle := map[string]pgnDerived{}
@@ -101,7 +102,7 @@ func TestWalkerArchive(t *testing.T) {
 		oracle[d.Path] = d
 	}
 	formats := map[string]int{}
-	var pgnGames, pgnTokens, unsupported, noGames, txtRecords int
+	var pgnGames, pgnTokens, unsupported, noGames, txtRecords, sections int
 	eachMember(t, "xiangqi/walker8088-games/walker8088-cchess-games-2f4782f.tar.gz", func(name string, r *importer.Reader) {
 		ext := strings.ToLower(path.Ext(name))
 		n := 0
@@ -113,6 +114,10 @@ func TestWalkerArchive(t *testing.T) {
 			}
 			if errors.Is(err, importer.ErrNoGames) && ext == ".txt" {
 				noGames++
+				continue
+			}
+			if errors.Is(err, importer.ErrNotAGame) && ext == ".cbl" {
+				sections++
 				continue
 			}
 			if err != nil && !errors.As(err, &pe) || err != nil && rec == nil {
@@ -145,9 +150,12 @@ func TestWalkerArchive(t *testing.T) {
 	// 27 and 37 games, "1. 炮二平五  马８进７ …" after a line naming the
 	// players) and 035有谱无图局.txt (one annotated line); the 69 others
 	// are prose and say "no game found".
-	if formats["xqf"] != 26150+4 || pgnGames != 7942 || unsupported != 4+48 || txtRecords != 16+40+27+37+1 || noGames != 69 {
-		t.Errorf("formats %v, PGN games %d, unsupported %d, records in .txt files %d, .txt without a game %d; want 26,154 XQF, 7,942 PGN, 52 unsupported, 121, 69",
-			formats, pgnGames, unsupported, txtRecords, noGames)
+	// Three CCBridge libraries give 13, 14 and 764 games and 20 section
+	// titles; the fourth .CBL is of an older, compressed version.
+	if formats["xqf"] != 26150+4 || pgnGames != 7942 || unsupported != 1+48 || txtRecords != 16+40+27+37+1 || noGames != 69 ||
+		formats["cbl"] != 13+14+764 || sections != 20 {
+		t.Errorf("formats %v, PGN games %d, unsupported %d, records in .txt files %d, .txt without a game %d, section titles %d; want 26,154 XQF, 7,942 PGN, 791 CCBridge, 49 unsupported, 121, 69, 20",
+			formats, pgnGames, unsupported, txtRecords, noGames, sections)
 	}
 	// Every move token of the 7,942 GBK PGN games reads as the oracle's move.
 	if pgnTokens != 1078032 {
@@ -159,7 +167,9 @@ func TestWalkerArchive(t *testing.T) {
 // reads them (importer.Open: members as files, "archive!member"; CCPD's
 // in TestCCPDOriginals): walker8088's 26,154 XQF files (four without an
 // extension, found by their magic), 7,942 PGN games and 121 records of
-// .txt notes, and 121 unreadable members: 48 .mxq and 4 .CBL (formats
+// .txt notes, the 791 games of three CCBridge libraries (and their 20
+// section titles, which are not games), and 118 unreadable members: 48
+// .mxq and one .CBL of an older, compressed CCBridge version (formats
 // xqdb does not read) and 69 prose notes without a game.
 func TestSharedArchivesReadAsArchives(t *testing.T) {
 	tests := []struct {
@@ -167,8 +177,9 @@ func TestSharedArchivesReadAsArchives(t *testing.T) {
 		formats     map[string]int
 		unsupported int
 		noGames     int
+		sections    int
 	}{
-		{"xiangqi/walker8088-games/walker8088-cchess-games-2f4782f.tar.gz", map[string]int{"xqf": 26154, "pgn": 7942 + 121}, 4 + 48, 69},
+		{"xiangqi/walker8088-games/walker8088-cchess-games-2f4782f.tar.gz", map[string]int{"xqf": 26154, "pgn": 7942 + 121, "cbl": 13 + 14 + 764}, 1 + 48, 69, 20},
 	}
 	for _, tt := range tests {
 		t.Run(path.Base(tt.rel), func(t *testing.T) {
@@ -180,11 +191,13 @@ func TestSharedArchivesReadAsArchives(t *testing.T) {
 			defer r.Close()
 			r.ReuseRecord = true
 			formats := map[string]int{}
-			var unsupported, noGames int
+			var unsupported, noGames, sections int
 			for rec, err := range r.All() {
 				switch {
 				case errors.Is(err, importer.ErrUnsupportedFormat):
 					unsupported++
+				case errors.Is(err, importer.ErrNotAGame):
+					sections++
 				case errors.Is(err, importer.ErrNoGames):
 					noGames++
 				case rec == nil:
@@ -196,8 +209,9 @@ func TestSharedArchivesReadAsArchives(t *testing.T) {
 					formats[rec.Format]++
 				}
 			}
-			if !maps.Equal(formats, tt.formats) || unsupported != tt.unsupported || noGames != tt.noGames {
-				t.Errorf("records %v, %d unsupported, %d without a game; want %v, %d, %d", formats, unsupported, noGames, tt.formats, tt.unsupported, tt.noGames)
+			if !maps.Equal(formats, tt.formats) || unsupported != tt.unsupported || noGames != tt.noGames || sections != tt.sections {
+				t.Errorf("records %v, %d unsupported, %d without a game, %d section titles; want %v, %d, %d, %d",
+					formats, unsupported, noGames, sections, tt.formats, tt.unsupported, tt.noGames, tt.sections)
 			}
 		})
 	}

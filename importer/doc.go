@@ -10,7 +10,8 @@
 // nothing per move.
 //
 // NewReader and Open sniff the format (gzip by its magic bytes, then tar
-// and zip archives, XQF by "XQ", DhtmlXQ by "[DhtmlXQ"/"[DHJHtmlXQ", PGN
+// and zip archives, XQF by "XQ", CCBridge by "CCBridgeLibrary"/"CCBridge
+// Record", DhtmlXQ by "[DhtmlXQ"/"[DHJHtmlXQ", PGN
 // otherwise) and Walk reads whole folders. The members of an archive are
 // read as files, named "archive!member". A file that gives no game at all
 // says so with an UnreadableError.
@@ -27,5 +28,6 @@
 //	pgn/               PGN reader, chess and XQ PGN
 //	xqf/               XQF (XQStudio) reader, versions 10–18
 //	dhtmlxq/           DhtmlXQ (dpxq.com) reader
-//	internal/board/    Xiangqi board to FEN, for XQF and DhtmlXQ
+//	cbl/               CCBridge (象棋桥) .cbl library and .cbr record reader
+//	internal/board/    Xiangqi board to FEN, for XQF, DhtmlXQ and CCBridge
 package importer

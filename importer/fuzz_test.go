@@ -19,6 +19,8 @@ func FuzzReader(f *testing.F) {
 	f.Add(gzipped(tarOf(t, member{"z.zip", string(zipOf(t, member{"x.pgn", "1. d4 *\n"}))})), "a.tgz")
 	f.Add(zipOf(t, member{"x.xqf", "XQ\x12"}, member{"y.html", "[DhtmlXQ][/DhtmlXQ]"}), "a.zip")
 	f.Add(gzipped([]byte("1. e4 *")), "a.pgn.gz")
+	f.Add(append([]byte("CCBridge Record\x00"), make([]byte, 0x8A0)...), "a.cbr")
+	f.Add(tarOf(t, member{"l.cbl", "CCBridgeLibrary\x00\x03"}), "a.tar")
 	f.Fuzz(func(t *testing.T, data []byte, name string) {
 		r := importer.NewReader(bytes.NewReader(data), name)
 		for n := 0; ; n++ {

@@ -28,6 +28,10 @@ func TestSniff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cbrData, err := os.ReadFile(filepath.Join("testdata", "cbl", "test2.cbr"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	pgnData := []byte("[Event \"a\"]\n1. e4 e5 *\n")
 	html := []byte("<html><body><div>[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]</div></body></html>")
 	tests := []struct {
@@ -47,7 +51,9 @@ func TestSniff(t *testing.T) {
 		{"xqf name without magic", "BAD.XQF", []byte("not an xqf file"), importer.FormatXQF, 0, importer.ErrBadMagic},
 		{"dhtmlxq in a text file", "page.txt", html, importer.FormatDhtmlXQ, 1, nil},
 		{"html without a block", "index.HTM", []byte("<html></html>"), importer.FormatDhtmlXQ, 0, importer.ErrNoGames},
-		{"unsupported CCBridge library", "games.CBL", []byte{0, 1, 2}, importer.FormatUnsupported, 0, importer.ErrUnsupportedFormat},
+		{"ccbridge record by magic", "game.bin", cbrData, importer.FormatCBL, 1, nil},
+		{"ccbridge name without magic", "games.CBL", []byte{0, 1, 2}, importer.FormatCBL, 0, importer.ErrBadMagic},
+		{"older compressed ccbridge", "old.CBL", []byte("CCBridge\x15\x00\x00\x00\x03\x00\x00\x00\x5d\xcf\x01\x00\x78\xda"), importer.FormatUnsupported, 0, importer.ErrUnsupportedFormat},
 		{"unsupported MXQ", "x.mxq", []byte("whatever"), importer.FormatUnsupported, 0, importer.ErrUnsupportedFormat},
 		{"prose text file", "readme.txt", []byte("各位棋友：\n    你们好！\n"), importer.FormatPGN, 0, importer.ErrNoGames},
 		{"empty", "empty.pgn", nil, "", 0, importer.ErrEmptyFile},
@@ -198,8 +204,10 @@ func TestWalkTestdata(t *testing.T) {
 	}
 	// 16 PGN files with 31 records, 11 XQF files, 1 page; walker8088's
 	// two *_move.txt lists read as header-less Chinese movetext. Only
-	// pathological-headers.pgn tells no game.
-	if counts["pgn"] != 33 || counts["xqf"] != 11 || counts["dhtmlxq"] != 1 || parseErrs != 0 || games != 44 {
+	// pathological-headers.pgn tells no game. Two .cbr records and a
+	// CCBridge library of 36 game records and 2 section titles (the two
+	// parse errors, ErrNotAGame).
+	if counts["pgn"] != 33 || counts["xqf"] != 11 || counts["dhtmlxq"] != 1 || counts["cbl"] != 2+36 || parseErrs != 2 || games != 44+38 {
 		t.Errorf("records %v, parse errors %d, with a game %d", counts, parseErrs, games)
 	}
 }

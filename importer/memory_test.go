@@ -67,6 +67,23 @@ func xqfMove(src, dst byte) string {
 	return string(binary.LittleEndian.AppendUint32([]byte{src + 0x18, dst + 0x20, 0xF0, 0}, 0))
 }
 
+// cblLibraryHead is a CCBridge library header of 128 index slots with
+// its first record's magic at the first record slot.
+func cblLibraryHead() string {
+	h := make([]byte, 66624+128*276)
+	copy(h, "CCBridgeLibrary\x00")
+	binary.LittleEndian.PutUint32(h[0x3C:], 128)
+	return string(h) + "CCBridge Record\x00"
+}
+
+// cbrHead is a CCBridge record up to its move stream, whose start node
+// announces moves.
+func cbrHead() string {
+	h := make([]byte, 0x8A6+4)
+	copy(h, "CCBridge Record\x00")
+	return string(h)
+}
+
 // TestMemoryStaysNearRecordLimit: a pathological input of 49 MB (one line,
 // one record, one huge tag, comment or move list; in every format) is
 // rejected, or read, with memory near the 32 MiB record limit, not in
@@ -98,12 +115,17 @@ func TestMemoryStaysNearRecordLimit(t *testing.T) {
 			return pattern("", "[DhtmlXQ][DhtmlXQ_movelist]7747[/DhtmlXQ_movelist][/DhtmlXQ]\n", "", size)
 		}},
 		{"XQF move tree", "a.xqf", func() io.Reader { return pattern(xqfHead(), xqfMove(72, 42)+xqfMove(42, 72), "", size) }},
+		{"CCBridge library record of many slots", "a.cbl", func() io.Reader { return pattern(cblLibraryHead(), strings.Repeat("\x00", 4096), "", size) }},
+		{"CCBridge record move tree", "a.cbr", func() io.Reader { return pattern(cbrHead(), "\x00\x00\x46\x43\x00\x00\x43\x46", "", size) }},
 		// Files read whole are held to the record limit; just under it,
 		// the moves are bounded too.
 		{"DhtmlXQ move list under the file limit", "a.html", func() io.Reader {
 			return pattern("[DhtmlXQ][DhtmlXQ_movelist]", "7747", "[/DhtmlXQ_movelist][/DhtmlXQ]", 30<<20)
 		}},
 		{"XQF move tree under the file limit", "a.xqf", func() io.Reader { return pattern(xqfHead(), xqfMove(72, 42)+xqfMove(42, 72), "", 30<<20) }},
+		{"CCBridge record move tree under the limit", "a.cbr", func() io.Reader {
+			return pattern(cbrHead(), "\x00\x00\x46\x43\x00\x00\x43\x46", "", 30<<20)
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

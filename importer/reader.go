@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/xqdb/xqdb/importer/cbl"
 	"github.com/xqdb/xqdb/importer/dhtmlxq"
 	"github.com/xqdb/xqdb/importer/pgn"
 	"github.com/xqdb/xqdb/importer/textenc"
@@ -19,9 +20,11 @@ import (
 
 // Format names, as Reader.Format and Record.Format report them.
 const (
-	FormatPGN         = "pgn"
-	FormatXQF         = "xqf"
-	FormatDhtmlXQ     = "dhtmlxq"
+	FormatPGN     = "pgn"
+	FormatXQF     = "xqf"
+	FormatDhtmlXQ = "dhtmlxq"
+	// FormatCBL is a CCBridge (象棋桥) library (.cbl) or record (.cbr).
+	FormatCBL         = "cbl"
 	FormatUnsupported = "unsupported"
 	// FormatArchive is a tar or zip archive (gzipped or not), whose
 	// members are read as files.
@@ -36,7 +39,7 @@ const sniffSize = 16 << 10
 // not read (NOTATIONS §9). A file of one of these yields one
 // UnreadableError wrapping ErrUnsupportedFormat instead of silence.
 var unsupported = map[string]string{
-	".cbl": "CCBridge (象棋桥) library", ".cbr": "CCBridge (象棋桥) record", ".cbf": "CCBridge (象棋桥) record",
+	".cbf": "CCBridge (象棋桥) XML record",
 	".mxq": "象棋魔法师 record", ".ccm": "中国游戏中心 record", ".che": "CHE record", ".chn": "CHN record",
 	".pfc": "鹏飞象棋 record", ".cbh": "ChessBase database", ".cbv": "ChessBase archive",
 	".si4": "Scid database", ".si5": "Scid database", ".pgi": "PGN index",
@@ -164,7 +167,10 @@ func (r *Reader) All() iter.Seq2[*Record, error] {
 
 // sniff picks the format reader: gzip is unwrapped by its magic bytes;
 // then a tar or zip archive by its magic (or name), XQF by its "XQ" magic
-// (a .xqf name without it is unreadable), DhtmlXQ by an opener in the
+// (a .xqf name without it is unreadable), CCBridge by its
+// "CCBridgeLibrary" or "CCBridge Record" magic (an older, compressed
+// CCBridge file and a .cbl or .cbr name without either are unreadable),
+// DhtmlXQ by an opener in the
 // first 16 KB (or an .html name); a known unsupported extension, binary
 // data and an empty stream are unreadable, and everything else is read as
 // PGN.
@@ -204,6 +210,16 @@ func (r *Reader) sniff() error {
 	case ext == ".xqf":
 		r.Format = FormatXQF
 		return r.unreadable("not an XQF file: it does not start with \"XQ\"", ErrBadMagic)
+	case bytes.HasPrefix(head, cbl.LibraryMagic) || bytes.HasPrefix(head, cbl.RecordMagic):
+		r.use(FormatCBL, cbl.NewReader(br, r.name))
+	case bytes.HasPrefix(head, []byte("CCBridge")):
+		// walker8088's 残局的生死棋型.CBL: "CCBridge", 0x15, 3, a size, then
+		// a zlib stream of GBK text in another layout.
+		r.Format = FormatUnsupported
+		return r.unreadable("CCBridge (象棋桥) file of an older, compressed version: a format xqdb does not read", ErrUnsupportedFormat)
+	case ext == ".cbl" || ext == ".cbr":
+		r.Format = FormatCBL
+		return r.unreadable("not a CCBridge file: it does not start with \"CCBridgeLibrary\" or \"CCBridge Record\"", ErrBadMagic)
 	case ext == ".html" || ext == ".htm" || bytes.Contains(head, []byte("[DhtmlXQ")) || bytes.Contains(head, []byte("[DHJHtmlXQ")):
 		r.use(FormatDhtmlXQ, dhtmlxq.NewReader(br, r.name))
 	case unsupported[ext] != "":
@@ -250,6 +266,9 @@ func (r *Reader) use(format string, rr recordReader) {
 		r.configure = func() { x.ReuseRecord, x.Encoding = r.ReuseRecord, r.Encoding }
 	case *dhtmlxq.Reader:
 		r.configure = func() { x.ReuseRecord, x.Encoding = r.ReuseRecord, r.Encoding }
+	case *cbl.Reader:
+		// CCBridge text is UTF-16LE by format: --encoding does not apply.
+		r.configure = func() { x.ReuseRecord = r.ReuseRecord }
 	default:
 		r.configure = func() {}
 	}

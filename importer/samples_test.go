@@ -15,7 +15,9 @@ import (
 // replay rejects, not unreadable ones); lines of play (variations + 1)
 // are those walker's test_read_xqf.py counts where it counts them
 // (WildHouse 139, test_5_variations 5, game_varations 6, game_test 1);
-// the CCBridge files are reported unsupported.
+// the CCBridge libraries and records are read (93 and 36 games, 2
+// section titles; test.cbr and test2.cbr one game each) and its XML
+// .cbf records are reported unsupported.
 func TestWalkerTestFolder(t *testing.T) {
 	dir := enginetest.SharedData(t, "xiangqi/samples/walker8088-tests")
 	type summary struct{ moves, lines int }
@@ -29,10 +31,14 @@ func TestWalkerTestFolder(t *testing.T) {
 		"ucci_test2.xqf": {7, 5}, "ucci_test3.xqf": {3, 2},
 	}
 	got := map[string]summary{}
-	var unsupported, noGames, pgnRecords int
+	var unsupported, noGames, pgnRecords, cblRecords, sections int
 	err := importer.Walk([]string{dir}, func(rec *importer.Record, err error) error {
 		if errors.Is(err, importer.ErrUnsupportedFormat) {
 			unsupported++
+			return nil
+		}
+		if errors.Is(err, importer.ErrNotAGame) {
+			sections++
 			return nil
 		}
 		if errors.Is(err, importer.ErrNoGames) {
@@ -44,6 +50,10 @@ func TestWalkerTestFolder(t *testing.T) {
 		}
 		if rec.Format == importer.FormatPGN {
 			pgnRecords++
+			return nil
+		}
+		if rec.Format == importer.FormatCBL {
+			cblRecords++
 			return nil
 		}
 		lines := 1
@@ -66,11 +76,12 @@ func TestWalkerTestFolder(t *testing.T) {
 	if len(got) != len(want) {
 		t.Errorf("%d XQF files read, want %d", len(got), len(want))
 	}
-	// Four .cbr/.cbf records and two .CBL libraries; four PGN files give
-	// one game each, and of the three move lists (.txt) the two Chinese
-	// ones read as header-less games (uci_test_move.txt, a FEN and an
-	// ICCS line for walker's engine test, says it holds no game).
-	if unsupported != 6 || pgnRecords != 4+2 || noGames != 1 {
-		t.Errorf("%d unsupported files, %d PGN records, %d without a game; want 6, 6 and 1", unsupported, pgnRecords, noGames)
+	// Two .cbf records; four PGN files give one game each, and of the
+	// three move lists (.txt) the two Chinese ones read as header-less
+	// games (uci_test_move.txt, a FEN and an ICCS line for walker's engine
+	// test, says it holds no game).
+	if unsupported != 2 || pgnRecords != 4+2 || noGames != 1 || cblRecords != 93+36+2 || sections != 2 {
+		t.Errorf("%d unsupported files, %d PGN records, %d without a game, %d CCBridge games, %d section titles; want 2, 6, 1, 131 and 2",
+			unsupported, pgnRecords, noGames, cblRecords, sections)
 	}
 }

@@ -14,7 +14,7 @@ import (
 // readable are the extensions Walk reads inside folders (case-insensitive;
 // ".gz" whatever it wraps).
 var readable = map[string]bool{".pgn": true, ".xqf": true, ".txt": true, ".html": true, ".htm": true, ".gz": true,
-	".zip": true, ".tar": true, ".tgz": true}
+	".zip": true, ".tar": true, ".tgz": true, ".cbl": true, ".cbr": true}
 
 // SkipFile, returned by a WalkFunc, skips the rest of the current file.
 var SkipFile = errors.New("skip this file")
@@ -28,7 +28,7 @@ type WalkFunc func(rec *Record, err error) error
 // Files lists the files Walk would read under paths, in lexical order per
 // folder: files named directly are always listed; inside folders, files
 // with a readable extension (.pgn .xqf .txt .html .htm .gz .zip .tar
-// .tgz) and files of a known unsupported format (.cbr .mxq …, which Walk
+// .tgz .cbl .cbr) and files of a known unsupported format (.cbf .mxq …, which Walk
 // reports as unreadable, ErrUnsupportedFormat). Other files are left out
 // silently.
 func Files(paths []string) ([]string, error) {

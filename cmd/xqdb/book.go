@@ -37,7 +37,7 @@ var bookBuildCommand = &cli.Command{
 	Usage:     "build a book from game files or a database",
 	ArgsUsage: "[PATH…]",
 	Description: `Counts every (position, move) of the games into a book. The games come from
-PGN, XQF and DhtmlXQ files (replayed and checked move by move; a game that
+PGN, XQF, DhtmlXQ and CCBridge (.cbl, .cbr) files (replayed and checked move by move; a game that
 does not replay is skipped and reported, the build goes on; [FEN] starts are
 honoured) or from a database (--db), optionally filtered by --query.
 
@@ -219,6 +219,9 @@ func buildFromFiles(c *cli.Context, g engine.Game, b *book.Builder, sum *bookBui
 		if l.Kind == "empty" {
 			sum.Empty++
 			return nil
+		}
+		if l.Kind == "not_a_game" { // a CCBridge section title: no game to skip
+			return rep.write(l)
 		}
 		sum.Skipped++
 		if rep == nil && shown < 10 && !c.Bool("json") {

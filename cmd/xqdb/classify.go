@@ -19,7 +19,7 @@ var classifyCommand = &cli.Command{
 	Name:      "classify",
 	Usage:     "add each game's opening (ECO or ECCO code and name) to its tags, as pgn-extract -e does",
 	ArgsUsage: "PATH...",
-	Description: `Reads every record of the archives (PGN, XQF, DhtmlXQ, any encoding),
+	Description: `Reads every record of the archives (PGN, XQF, DhtmlXQ, CCBridge .cbl/.cbr, any encoding),
 replays it, and writes every game back as UTF-8 PGN with an ECO tag (chess)
 or an ECCO tag (Xiangqi) and an Opening tag (and Variation, when the ECCO
 code has one), in place of the tags of that name the game had. The rest of
@@ -142,6 +142,10 @@ func runClassify(c *cli.Context) error {
 		}}
 	var games, classified, rejected int
 	err = p.run(c.Context, func(it *item) error {
+		if l, ok := notAGame(it); ok {
+			fmt.Fprintf(c.App.ErrWriter, "xqdb: not classified: %s\n", l)
+			return nil
+		}
 		games++
 		if !it.hasRec || it.err != nil {
 			rejected++

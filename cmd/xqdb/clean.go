@@ -23,7 +23,7 @@ var cleanCommand = &cli.Command{
 	Name:      "clean",
 	Usage:     "replay every game of archives through the rules; keep the legal ones, report the rest",
 	ArgsUsage: "PATH...",
-	Description: `Reads PGN, XQF and DhtmlXQ files (folders are searched recursively; .gz is
+	Description: `Reads PGN, XQF, DhtmlXQ and CCBridge (.cbl, .cbr) files (folders are searched recursively; .gz is
 read transparently; GBK, Big5 and legacy Latin encodings are detected and
 converted, XQF text is GBK as its format says; --encoding names the encoding
 of files that are not what detection thinks),
@@ -44,7 +44,9 @@ replays every game move by move, and sorts them:
               a mate, stalemate, automatic draw or decisive ruling at the
               last ply; the game is kept unless --strict-results),
               variation (an illegal or unreadable move in a variation:
-              it cuts that variation only; the game is kept)
+              it cuts that variation only; the game is kept), not_a_game
+              (a record that its format says is no game: the section
+              titles of a CCBridge library; counted apart from games)
 
 The summary counts games = valid + rejected + duplicates (empty games are
 rejected games, also counted apart). Output order is input order whatever
@@ -75,7 +77,10 @@ type cleanSummary struct {
 	Files int `json:"files"`
 	// Unreadable counts files and archive members that gave no game
 	// (kind "unreadable" in --report); they are not games.
-	Unreadable int     `json:"unreadable_files"`
+	Unreadable int `json:"unreadable_files"`
+	// NotGames counts records that hold no game by their format's own
+	// account (CCBridge section titles; kind "not_a_game"); not games.
+	NotGames   int     `json:"not_games"`
 	Games      int     `json:"games"`
 	Valid      int     `json:"valid"`
 	Rejected   int     `json:"rejected"`
@@ -216,6 +221,10 @@ func runClean(c *cli.Context) error {
 			sum.Unreadable++
 			return report(l)
 		}
+		if l, ok := notAGame(it); ok {
+			sum.NotGames++
+			return report(l)
+		}
 		sum.Games++
 		if !it.hasRec || it.err != nil {
 			sum.Rejected++
@@ -278,8 +287,12 @@ func runClean(c *cli.Context) error {
 			return err
 		}
 	} else {
-		fmt.Fprintf(c.App.Writer, "files %d (%d unreadable), games %d: %d valid, %d rejected (%d empty), %d duplicates, %d result mismatches; %d plies in %.1fs\n",
-			sum.Files, sum.Unreadable, sum.Games, sum.Valid, sum.Rejected, sum.Empty, sum.Duplicates, sum.Mismatches, sum.Plies, sum.Seconds)
+		notGames := ""
+		if sum.NotGames > 0 {
+			notGames = fmt.Sprintf(" (and %d records that are not games)", sum.NotGames)
+		}
+		fmt.Fprintf(c.App.Writer, "files %d (%d unreadable), games %d%s: %d valid, %d rejected (%d empty), %d duplicates, %d result mismatches; %d plies in %.1fs\n",
+			sum.Files, sum.Unreadable, sum.Games, notGames, sum.Valid, sum.Rejected, sum.Empty, sum.Duplicates, sum.Mismatches, sum.Plies, sum.Seconds)
 	}
 	if c.Bool("strict") && sum.Rejected > 0 {
 		return cli.Exit(fmt.Sprintf("%d games rejected (--strict)", sum.Rejected), exitFailure)
@@ -326,6 +339,9 @@ func rejectLine(it *item) reportLine {
 	l := reportLine{File: it.file, Kind: "parse"}
 	if it.readErr != nil {
 		l.Reason = it.readErr.Error()
+	}
+	if errors.Is(it.readErr, importer.ErrNotAGame) {
+		l.Kind = "not_a_game"
 	}
 	var pe *importer.ParseError
 	if errors.As(it.readErr, &pe) {

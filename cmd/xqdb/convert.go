@@ -14,7 +14,7 @@ import (
 
 var convertCommand = &cli.Command{
 	Name:      "convert",
-	Usage:     "convert archives (PGN, XQF, DhtmlXQ; any encoding) to UTF-8 PGN in one notation",
+	Usage:     "convert archives (PGN, XQF, DhtmlXQ, CCBridge; any encoding) to UTF-8 PGN in one notation",
 	ArgsUsage: "PATH...",
 	Description: `Reads every record like clean does and writes each valid game to -o as
 UTF-8 PGN with its main line in --notation: iccs, wxf, chinese,
@@ -82,6 +82,11 @@ func runConvert(c *cli.Context) error {
 	err = p.run(c.Context, func(it *item) error {
 		if _, ok := unreadableFile(it, c.App.ErrWriter); ok {
 			sum.Unreadable++
+			return nil
+		}
+		if l, ok := notAGame(it); ok {
+			sum.NotGames++
+			fmt.Fprintf(c.App.ErrWriter, "xqdb: skipped %s\n", l)
 			return nil
 		}
 		sum.Games++

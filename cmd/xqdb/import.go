@@ -88,8 +88,11 @@ Example:
 type importSummary struct {
 	// Unreadable counts files and archive members that gave no game.
 	Unreadable int `json:"unreadable_files"`
-	Games      int `json:"games"`
-	Added      int `json:"added"`
+	// NotGames counts records that hold no game by their format's own
+	// account (CCBridge section titles; kind "not_a_game").
+	NotGames int `json:"not_games"`
+	Games    int `json:"games"`
+	Added    int `json:"added"`
 	// AlreadySaved counts records an earlier import of the same file
 	// stored (an interrupted one, or the same file imported again).
 	AlreadySaved int     `json:"already_saved"`
@@ -205,6 +208,10 @@ func runImport(c *cli.Context) error {
 			sum.Unreadable++
 			return rep.write(l)
 		}
+		if l, ok := notAGame(it); ok {
+			sum.NotGames++
+			return rep.write(l)
+		}
 		sum.Games++
 		if it.repeat {
 			if gid, ok := stored[it.text]; ok {
@@ -265,6 +272,9 @@ func runImport(c *cli.Context) error {
 	}
 	if sum.Unreadable > 0 {
 		fmt.Fprintf(c.App.Writer, "%d unreadable files (see above); ", sum.Unreadable)
+	}
+	if sum.NotGames > 0 {
+		fmt.Fprintf(c.App.Writer, "%d records that are not games (section titles); ", sum.NotGames)
 	}
 	already := ""
 	if sum.AlreadySaved > 0 {

@@ -34,6 +34,17 @@ func unreadableFile(it *item, stderr io.Writer) (reportLine, bool) {
 	return reportLine{File: ue.File, Kind: "unreadable", Reason: ue.Reason}, true
 }
 
+// notAGame reports a record that its format says holds no game, such as
+// the section titles of a CCBridge library: it returns its --report line
+// (kind "not_a_game"), and false for any other item. Such a record counts
+// neither among the games nor among the rejected ones.
+func notAGame(it *item) (reportLine, bool) {
+	if it.hasRec || !errors.Is(it.readErr, importer.ErrNotAGame) {
+		return reportLine{}, false
+	}
+	return rejectLine(it), true
+}
+
 // firstError runs every close function and returns err, or else the
 // first error they return: the outputs of a command are all flushed even
 // when one fails.

@@ -40,6 +40,10 @@ var (
 	// ErrBadSquare is returned when a move or piece square is outside the
 	// board.
 	ErrBadSquare = errors.New("square out of range")
+	// ErrNotAGame is returned for a record that holds no game by its
+	// format's own account, such as the section titles of a CCBridge
+	// library (an empty board and no moves). Reading goes on.
+	ErrNotAGame = errors.New("not a game")
 	// ErrBadValue is returned when a field holds a value the format does
 	// not allow (odd-length move list, non-digit square, …).
 	ErrBadValue = errors.New("bad value")

@@ -104,8 +104,8 @@ type Token struct {
 // until the next call; copy what you keep.
 type Record struct {
 	Source Source
-	// Format is the reader that produced the record: "pgn", "xqf" or
-	// "dhtmlxq".
+	// Format is the reader that produced the record: "pgn", "xqf",
+	// "dhtmlxq" or "cbl" (CCBridge).
 	Format string
 	// Game is the game detected from tags, FEN shape or move shapes;
 	// UnknownGame when nothing tells.
