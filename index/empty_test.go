@@ -59,3 +59,54 @@ func TestHeaderOnlyGames(t *testing.T) {
 		t.Fatalf("game 2: %+v %v", r, err)
 	}
 }
+
+// TestHeaderOnlyIdentity (issue 13's open question): a header-only game
+// is a duplicate of another only when all its tags match, as a SCID user
+// expects; the same players, date and result are not enough when another
+// tag tells the games apart, with or without Event, Site and Round. What
+// an export adds or rewrites (XqdbSource, Game, Result, the date's
+// spelling, --annotate's Termination) does not make another game, nor do
+// the case and order of tag names or empty tags.
+func TestHeaderOnlyIdentity(t *testing.T) {
+	base := []Tag{{"White", "Carlsen, M."}, {"Black", "Nakamura, H."}, {"Date", "2024.12.28"}, {"Result", "1-0"}}
+	with := func(extra ...Tag) []Tag { return append(append([]Tag(nil), base...), extra...) }
+	tests := []struct {
+		name   string
+		a, b   []Tag
+		folded bool
+	}{
+		{"the same tags", with(), with(), true},
+		{"another time control, no Event, Site or Round", with(Tag{"TimeControl", "900+10"}), with(Tag{"TimeControl", "180+2"}), false},
+		{"a tag only one has", with(), with(Tag{"Board", "3"}), false},
+		{"another rating", with(Tag{"WhiteElo", "2830"}), with(Tag{"WhiteElo", "2831"}), false},
+		{"another round", with(Tag{"Round", "1"}), with(Tag{"Round", "2"}), false},
+		{"its export", with(Tag{"TimeControl", "900+10"}),
+			[]Tag{{"white", "Carlsen, M."}, {"TimeControl", "900+10"}, {"Black", "Nakamura, H."}, {"Date", "2024-12-28"}, {"Game", "Chinese Chess"},
+				{"Result", "1-0"}, {"Termination", "normal"}, {"XqdbSource", "/a/b.pgn#7"}, {"Annotator", ""}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := Open(t.TempDir(), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			w, err := s.NewWriter()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, tags := range [][]Tag{tt.a, tt.b} {
+				res, err := w.Add(newGame(t, engine.FirstWins, tags))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := i == 1 && tt.folded; res.Duplicate != want {
+					t.Errorf("game %d: duplicate %v, want %v", i+1, res.Duplicate, want)
+				}
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}

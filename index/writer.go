@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"math/bits"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/blevesearch/bleve/v2/mapping"
 	"github.com/dgraph-io/badger/v4"
@@ -273,23 +275,49 @@ func atoi(s string) int {
 
 // headerHash identifies a game without moves by its header as well:
 // header-only games (a broadcast's results) share their start and their
-// empty move list, so the moves alone would fold them all into one. The
-// tags that name a game are hashed (the date as a date, however written,
-// and the result as read),
-// not the source's own (XqdbSource, which an export adds), so a game and
-// its export are the same game and importing a file again adds nothing.
+// empty move list, so the moves alone would fold them all into one. As a
+// SCID user expects, such a game is a duplicate of another only when all
+// its tags match: two games with the same players, date and result but
+// another time control, board, rating or any other tag are two games,
+// whether or not they have an Event, Site or Round. Tags are compared by
+// name whatever their case and order; empty ones say nothing. What an
+// export adds or rewrites is left out, so a game and its export are the
+// same game and importing a file again adds nothing: XqdbSource, the
+// Game, SetUp and Termination tags (--annotate), the Result tag (the
+// result as read is hashed, whether a tag or the movetext gave it), and
+// the dates (hashed as dates, however written).
 func headerHash(h uint64, r *Record) uint64 {
+	type pair struct{ name, value string }
+	tags := make([]pair, 0, len(r.Tags))
+	for _, t := range r.Tags {
+		name := strings.ToLower(t.Name)
+		if t.Value == "" || exportTags[name] {
+			continue
+		}
+		tags = append(tags, pair{name, t.Value})
+	}
+	slices.SortFunc(tags, func(a, b pair) int {
+		return cmp.Or(strings.Compare(a.name, b.name), strings.Compare(a.value, b.value))
+	})
 	f := fnv.New64a()
-	for _, name := range [...]string{"Event", "Site", "Round", "White", "Black", "Red", "RedTeam", "BlackTeam", "WhiteFideId", "BlackFideId"} {
-		f.Write([]byte(r.Tag(name)))
+	for _, t := range tags {
+		f.Write([]byte(t.name))
+		f.Write([]byte{0})
+		f.Write([]byte(t.value))
 		f.Write([]byte{0})
 	}
-	var d [5]byte
+	var d [9]byte
 	binary.BigEndian.PutUint32(d[:], ParseDate(r.Tag("Date")))
-	d[4] = byte(r.Result) // the result as read, whether a tag or the movetext gave it
+	binary.BigEndian.PutUint32(d[4:], ParseDate(r.Tag("EventDate")))
+	d[8] = byte(r.Result)
 	f.Write(d[:])
 	return h ^ f.Sum64()
 }
+
+// exportTags are the tags (lower-cased) that show and export add to a
+// stored game or write otherwise than read; headerHash leaves them out.
+var exportTags = map[string]bool{"xqdbsource": true, "game": true, "setup": true, "fen": true,
+	"termination": true, "result": true, "date": true, "eventdate": true}
 
 // occurrencesOf lists each distinct position of the game once, with the
 // move played the first time it was reached (a game counts once per
