@@ -44,7 +44,7 @@ func BenchmarkReplayReferee(b *testing.B) {
 		for _, mode := range []struct {
 			name string
 			rp   Replayer
-		}{{"plain", Replayer{noReferee: true}}, {"referee", Replayer{}}} {
+		}{{"plain", Replayer{NoReferee: true}}, {"referee", Replayer{}}} {
 			b.Run(name+"/"+mode.name, func(b *testing.B) {
 				var g Game
 				plies := 0

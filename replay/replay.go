@@ -66,6 +66,13 @@ type Replayer struct {
 	// Ranks records each move's rank among the legal moves (games.MoveRank),
 	// the form the database stores moves in, while the position is at hand.
 	Ranks bool
+	// NoReferee checks only that every move is legal, without the rulings
+	// (mate, stalemate, repetition, move limits): the Game's Rulings,
+	// Termination, Status and Mismatch stay empty. The same records replay
+	// (a move after a mate is illegal either way, only its error reads
+	// otherwise) at less cost, for what needs only the legal moves: book
+	// building counts every ply of a game whatever was ruled.
+	NoReferee bool
 	// KeepEmpty replays a record with tags but no moves (a header-only
 	// game: a result, players, ratings) to a Game without moves instead of
 	// ErrEmpty, so imports keep it for players' histories and crosstables.
@@ -75,10 +82,6 @@ type Replayer struct {
 	// positions are set up again for each record of their game; varPos
 	// replay the variations.
 	positions, varPos [4]engine.Position
-
-	// noReferee replays without adjudication: the baseline the benchmark
-	// measures the referee's cost against.
-	noReferee bool
 }
 
 // Referee is what the games' referees have in common: follow a game ply
@@ -184,7 +187,7 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	out.Notation = n
 	bp, _ := pos.(byteParser)
 	var ref Referee = plainPlayer{pos}
-	if !r.noReferee {
+	if !r.NoReferee {
 		ref = NewReferee(pos, r.Rules)
 	}
 	out.Keys = append(out.Keys, pos.Key())

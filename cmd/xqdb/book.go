@@ -205,15 +205,26 @@ func buildFromFiles(c *cli.Context, g engine.Game, b *book.Builder, sum *bookBui
 		rep = newReportWriter(repF)
 	}
 	size := totalSize(files)
-	// About one ply per 8 bytes of PGN; fewer distinct pairs than plies.
-	b.SizeHint(int(min(size/8, 1<<27)))
+	// About one ply per 8 bytes of PGN (a gzip'd file has more).
+	b.SizeHint(int(min(size/8, 1<<30)))
 	progress, finish := newProgress(c.App.ErrWriter, size, "book")
+	// A book needs only legal moves, not the referee's rulings; the workers
+	// also ready each game for the builder (a Polyglot book's keys and
+	// moves), which then only counts, in file order.
+	workers := sync.Pool{New: func() any { return b.NewWorker() }}
 	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, mainLineOnly: true,
-		replayer: replay.Replayer{Game: g}}
+		replayer: replay.Replayer{Game: g, NoReferee: true},
+		work: func(it *item) {
+			if it.hasRec && it.err == nil {
+				w := workers.Get().(*book.Worker)
+				w.Ready(&it.ready, it.game.StartFEN, it.game.Moves, it.game.Keys, it.game.Result)
+				workers.Put(w)
+			}
+		}}
 	shown := 0
 	err = p.run(c.Context, func(it *item) error {
 		if it.hasRec && it.err == nil {
-			return b.AddGame(it.game.StartFEN, it.game.Moves, it.game.Result)
+			return b.AddReady(&it.ready, it.game.StartFEN, it.game.Moves, it.game.Result)
 		}
 		l := rejectLine(it)
 		if l.Kind == "empty" {
@@ -255,12 +266,20 @@ func buildFromDB(c *cli.Context, g engine.Game, b *book.Builder) error {
 			ids = append(ids, uint32(gid))
 		}
 	}
+	// About 84 plies a game (the pgnmentor corpus's average) sizes the
+	// Polyglot builder's buckets.
+	b.SizeHint(84 * len(ids))
 	// Reading a stored game decodes its moves (a move generation a ply):
-	// the workers read a chunk of games, then the builder counts them in id
-	// order.
+	// the workers read a chunk of games and ready them for the builder,
+	// then the builder counts them in id order.
 	jobs := max(c.Int("jobs"), 1)
+	workers := make([]*book.Worker, jobs)
+	for w := range workers {
+		workers[w] = b.NewWorker()
+	}
 	recs := make([]*index.Record, 512)
 	errs := make([]error, len(recs))
+	ready := make([]book.Ready, len(recs))
 	for len(ids) > 0 {
 		chunk := ids[:min(len(ids), len(recs))]
 		ids = ids[len(chunk):]
@@ -271,6 +290,9 @@ func buildFromDB(c *cli.Context, g engine.Game, b *book.Builder) error {
 				defer wg.Done()
 				for i := w; i < len(chunk); i += jobs {
 					recs[i], errs[i] = s.Game(chunk[i])
+					if r := recs[i]; errs[i] == nil && r.Game == g {
+						workers[w].Ready(&ready[i], r.StartFEN, r.Moves, nil, r.Result)
+					}
 				}
 			}()
 		}
@@ -283,7 +305,7 @@ func buildFromDB(c *cli.Context, g engine.Game, b *book.Builder) error {
 			if r.Game != g {
 				continue
 			}
-			if err := b.AddGame(r.StartFEN, r.Moves, r.Result); err != nil {
+			if err := b.AddReady(&ready[i], r.StartFEN, r.Moves, r.Result); err != nil {
 				return fmt.Errorf("game %d: %w", gid, err)
 			}
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -8,7 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/enginetest"
+	"github.com/xqdb/xqdb/query/book"
+	"github.com/xqdb/xqdb/query/book/polyglot"
+	"github.com/xqdb/xqdb/replay"
 )
 
 func probeJSON(t *testing.T, args ...string) bookProbeJSON {
@@ -81,6 +86,34 @@ func TestBookRoundTrip(t *testing.T) {
 				t.Errorf("start moves %+v: want %s among them and shares summing to 1", p.Moves, c.first)
 			}
 		})
+	}
+}
+
+// TestBookBuildWorkersCountInFileOrder: the workers ready each game's
+// plies from the replay's keys and the builder counts them in file order:
+// the .bin is byte for byte the one the library builds on one goroutine,
+// playing every move itself, whatever the number of workers.
+func TestBookBuildWorkersCountInFileOrder(t *testing.T) {
+	src := fixture("pgnmentor-capablanca-fischer.pgn.gz")
+	lib := polyglot.NewBuilder(polyglot.Options{MinGame: 3, MaxPly: 1024, Compat: true})
+	err := book.ReadGames([]string{src}, engine.Chess, func(g *replay.Game) error {
+		return lib.AddGame(g.StartFEN, g.Moves, g.Result)
+	}, func(error) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := polyglot.Append(nil, lib.Entries())
+	dir := t.TempDir()
+	for _, jobs := range []string{"1", "4"} {
+		out := filepath.Join(dir, "j"+jobs+".bin")
+		s := buildBook(t, "--polyglot-compat", "--jobs", jobs, "-o", out, src)
+		got, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) || len(want) == 0 {
+			t.Errorf("--jobs %s: %d entries, %d bytes; the library wrote %d bytes", jobs, s.Entries, len(got), len(want))
+		}
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/xqdb/xqdb/importer"
 	"github.com/xqdb/xqdb/importer/textenc"
 	"github.com/xqdb/xqdb/index"
+	"github.com/xqdb/xqdb/query/book"
 	"github.com/xqdb/xqdb/replay"
 )
 
@@ -31,6 +32,8 @@ type item struct {
 	// (clean, convert): writing stays in input order, formatting runs in
 	// parallel.
 	out bytes.Buffer
+	// ready is the game readied for a book builder (book build only).
+	ready book.Ready
 	// text identifies the record's game, start and move text (when the
 	// pipeline marks repeats); repeat says an earlier record had the same,
 	// so the workers left it alone.
@@ -194,7 +197,7 @@ func (p *pipeline) read(ctx context.Context, pool, work chan *item) error {
 		case <-ctx.Done():
 			return false
 		}
-		*it = item{seq: seq, rec: it.rec, game: it.game, out: it.out}
+		*it = item{seq: seq, rec: it.rec, game: it.game, out: it.out, ready: it.ready}
 		it.out.Reset()
 		seq++
 		fill(it)

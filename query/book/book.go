@@ -8,7 +8,7 @@
 // dump, info and merge work on.
 //
 //	file      what
-//	book.go   Format, Options, Builder, Open, Probe
+//	book.go   Format, Options, Builder, Worker, Open, Probe
 //	merge.go  Entry, Entries, Merge
 //	games.go  ReadGames: files through the importer and replay
 package book
@@ -158,7 +158,7 @@ func NewBuilder(f Format, opt Options) (*Builder, error) {
 func (b *Builder) Format() Format { return b.format }
 
 // SizeHint says about how many plies will be added, so the Polyglot
-// counter can be sized once.
+// builder can make room for them once.
 func (b *Builder) SizeHint(plies int) {
 	if b.pg != nil {
 		b.pg.SizeHint(plies)
@@ -167,6 +167,54 @@ func (b *Builder) SizeHint(plies int) {
 
 // Games returns how many games were added.
 func (b *Builder) Games() int { return b.games }
+
+// A Worker readies games for a Builder on another goroutine: for a
+// Polyglot book it works out each ply's key, book move and score, the part
+// of the count that needs no other game, so that the builder's goroutine
+// only appends them in input order. Each goroutine needs its own Worker.
+type Worker struct {
+	enc *polyglot.Encoder
+}
+
+// Ready is a game a Worker readied, for AddReady.
+type Ready struct {
+	plies []polyglot.Ply
+	err   error
+	done  bool
+}
+
+// NewWorker returns a worker for b.
+func (b *Builder) NewWorker() *Worker {
+	if b.pg == nil {
+		return &Worker{}
+	}
+	return &Worker{enc: polyglot.NewEncoder(b.pg.Options())}
+}
+
+// Ready readies one legal game into r (whose memory it reuses): its start
+// (fen "" for the standard one), its moves, the key of each position
+// (replay.Game.Keys; nil: worked out here) and its result. A format that
+// counts only on the builder's goroutine readies nothing.
+func (w *Worker) Ready(r *Ready, fen string, moves []engine.Move, keys []uint64, result engine.Result) {
+	r.done = w.enc != nil
+	if r.done {
+		r.plies, r.err = w.enc.Append(r.plies[:0], fen, moves, keys, result)
+	}
+}
+
+// AddReady counts a game, in input order: the plies a Worker readied into
+// r, or, when nothing was readied, the game itself as AddGame does.
+func (b *Builder) AddReady(r *Ready, fen string, moves []engine.Move, result engine.Result) error {
+	if !r.done {
+		return b.AddGame(fen, moves, result)
+	}
+	b.games++
+	if r.err != nil {
+		return r.err
+	}
+	b.pg.Add(r.plies)
+	return nil
+}
 
 // AddGame counts one legal game of the format's game: its start (fen ""
 // for the standard one), its moves and its result.

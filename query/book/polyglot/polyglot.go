@@ -9,7 +9,8 @@
 //
 //	file         what
 //	polyglot.go  Entry, Parse, Append, Find
-//	build.go     Builder: make-book's counting, filters and order
+//	build.go     Encoder (a game's plies, on any goroutine), Builder:
+//	             make-book's counting, filters and order
 package polyglot
 
 import (
