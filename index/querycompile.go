@@ -163,6 +163,7 @@ func (c *qcompiler) leaf(n *qnode, f string) (query.Query, error) {
 	if _, padded := paddedFields[f]; padded && !n.wild {
 		return c.number(n, f)
 	}
+	n = codeCase(n, f)
 	switch n.kind {
 	case qWord:
 		if n.wild {
@@ -200,6 +201,27 @@ func (c *qcompiler) leaf(n *qnode, f string) (query.Query, error) {
 		return r, nil
 	}
 	return nil, c.errAt(n.pos, "cannot read this clause", "")
+}
+
+// codeCase returns n with its values in the case a code field stores:
+// opening codes in capitals (ECO C42, ECCO B05: the classifier writes
+// them so), the game, termination and ruling names in small letters, so
+// that opening:c4* finds C42 and game:Chess finds chess games. Other
+// fields keep the case they were given (keyword fields that hold free
+// text, round and source, are matched as written).
+func codeCase(n *qnode, f string) *qnode {
+	var fold func(string) string
+	switch f {
+	case "opening":
+		fold = strings.ToUpper
+	case "game", "termination", "ruling":
+		fold = strings.ToLower
+	default:
+		return n
+	}
+	c := *n
+	c.value, c.lo, c.hi = fold(c.value), fold(c.lo), fold(c.hi)
+	return &c
 }
 
 // bounds reads a comparison or range as inclusive-or-not string bounds

@@ -177,6 +177,17 @@ func TestSearchMetadata(t *testing.T) {
 		{`Rong*`, 3},
 		{`-Ronghua`, 1},
 		{`opening:C45`, 1},
+		// Codes are found whatever their case: opening codes are stored in
+		// capitals, game, termination and ruling names in small letters.
+		{`opening:c45`, 1},
+		{`eco:c4*`, 1},
+		{`ecco:c4?`, 1},
+		{`opening:[c40 TO c49]`, 1},
+		{`opening:>=c45`, 1},
+		{`opening:c46`, 0},
+		{`game:Xiangqi`, 4},
+		{`game:XIANGQI`, 4},
+		{`game:Chess`, 0},
 		{`result:1-0`, 3},
 		{`game:xiangqi`, 4},
 		{`event:national`, 1},
