@@ -21,6 +21,7 @@ func (s *Searcher) search(alpha, beta, depth, ply int, nullOK, inCheck bool) int
 		s.seldepth = ply
 	}
 	if ply > 0 {
+		s.gaveCheck[ply] = inCheck
 		if s.checkLimits() {
 			return 0
 		}

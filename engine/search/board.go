@@ -38,4 +38,7 @@ type board interface {
 	rule(ply, rootPly int) (int, bool)
 	// historyLen is the number of moves made on the position.
 	historyLen() int
+	// startSearch is told that a search starts at the bound position, to
+	// learn what the rules need of the history before the root.
+	startSearch()
 }

@@ -21,6 +21,7 @@ func (b *chessBoard) doNull()                                  { b.p.MakeNull() 
 func (b *chessBoard) undoNull()                                { b.p.UnmakeNull() }
 func (b *chessBoard) historyLen() int                          { return b.p.Ply() }
 func (b *chessBoard) evaluate() int                            { return evalChess(b.p) }
+func (b *chessBoard) startSearch()                             {}
 
 // chessOrderValue ranks victims and attackers for MVV-LVA.
 var chessOrderValue = [8]int{chess.Pawn: 100, chess.Knight: 320, chess.Bishop: 330, chess.Rook: 500, chess.Queen: 950, chess.King: 2000}

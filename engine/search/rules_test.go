@@ -1,6 +1,7 @@
 package search
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -161,5 +162,73 @@ func TestChessRepetitionAndFiftyMoves(t *testing.T) {
 	p = parse(t, engine.Chess, "k7/8/8/8/8/8/3QK3/8 w - - 0 80")
 	if res, _ := New(engine.Chess, 4).Search(p, Limits{Depth: 4}, nil); res.Score < 500 {
 		t.Errorf("score %d with a fresh clock, want a queen's worth", res.Score)
+	}
+}
+
+// xqChecks is the chariot-check sequence of engine/xiangqi's TestMoveLimit:
+// from "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 96 60" Red checks on every move
+// (each position occurs at most twice); the plain count reaches 120 at ply
+// 24, but Red's 11th to 14th checks do not count, and the referee rules the
+// move limit at ply 28 only.
+const (
+	xqChecksFEN = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 96 60"
+	xqChecks    = "a0a9 e9e8 a9a8 e8e9 a8a9 e9e8 a9a8 e8e9 a8e8 e9f9 e8e9 f9f8 e9e8 f8f9 e8e9 f9f8 e9e8 f8f7 e8e7 f7f8 e7f7 f8e8 f7f8 e8e9 f8f9 e9e8 f9f8 e8e9"
+)
+
+// TestMoveLimitChecksBeyondTheTenthDoNotCount: RULES X15, "draw after 120
+// plies without a capture …, where each side's checks beyond its 10th do
+// not count, and never when the side to move is mated", in the search as
+// the referee rules it.
+func TestMoveLimitChecksBeyondTheTenthDoNotCount(t *testing.T) {
+	asian := xiangqi.Rules{Profile: xiangqi.Asian}
+	moves := strings.Fields(xqChecks)
+	// The search's count agrees with the referee at every ply, whether
+	// the checks were played before the search's root or inside its tree.
+	for _, root := range []int{0, 9, 16, 22, 25} {
+		t.Run("root after "+strconv.Itoa(root)+" plies", func(t *testing.T) {
+			p := parse(t, engine.Xiangqi, xqChecksFEN).(*xiangqi.Position)
+			ref := xiangqi.NewReferee(p.Copy(), asian)
+			s := New(engine.Xiangqi, 1)
+			s.SetRules(asian)
+			for i, tok := range moves {
+				if i == root {
+					if err := s.bind(p); err != nil {
+						t.Fatal(err)
+					}
+					s.rootPly = p.Ply()
+					s.b.startSearch()
+				}
+				m, err := p.ParseMove(tok, engine.ICCS)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ref.Play(m)
+				if i < root {
+					p.Make(m)
+					continue
+				}
+				s.b.doMove(m) // as the search makes a move in its tree
+				s.gaveCheck[p.Ply()-s.rootPly] = p.InCheck()
+				_, got := s.xq.limitRule(p.Ply()-s.rootPly, s.rootPly)
+				if want := ref.Last().Status == engine.MoveLimit; got != want {
+					t.Errorf("ply %d (%s): the search rules the move limit = %v, the referee %v (%v)", i+1, tok, got, want, ref.Last())
+				}
+			}
+		})
+	}
+	// Before the root: after 22 plies the clock is 118 and Red has checked
+	// 11 times, so two more plies count 119, not 120: Red, a chariot up,
+	// still wins, where counting every ply would see a draw.
+	p := parse(t, engine.Xiangqi, xqChecksFEN)
+	play(t, p, strings.Join(moves[:22], " "))
+	s := New(engine.Xiangqi, 4)
+	s.SetRules(asian)
+	if res, _ := s.Search(p, Limits{Depth: 2}, nil); res.Score < 300 {
+		t.Errorf("after 11 checks, clock 118: Red scores %d, want the chariot's worth (no move-limit draw yet)", res.Score)
+	}
+	// The 120th ply mates: the mate stands.
+	p = parse(t, engine.Xiangqi, "3k5/1R7/9/9/9/9/9/9/R8/4K4 w - - 119 80")
+	if v := moveScore(t, New(engine.Xiangqi, 4), p, 1, "a1a9"); v != Mate-1 {
+		t.Errorf("a1a9 mates on the 120th ply: scores %d, want %d (mate, not the move-limit draw)", v, Mate-1)
 	}
 }

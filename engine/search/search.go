@@ -98,6 +98,9 @@ type Searcher struct {
 	scoreBuf [MaxPly + 1][maxMoves]int32
 	pv       [MaxPly + 1][MaxPly + 1]engine.Move
 	pvLen    [MaxPly + 1]int
+	// gaveCheck[ply] says whether the move into the node at ply gave
+	// check (the X15 move limit leaves out checks beyond a side's 10th).
+	gaveCheck [MaxPly + 2]bool
 
 	rootBest      engine.Move
 	rootBestScore int
@@ -186,6 +189,7 @@ func (s *Searcher) Search(pos engine.Position, lim Limits, info func(Info)) (Res
 	s.limits = lim
 	s.start = time.Now()
 	s.rootPly = s.b.historyLen()
+	s.b.startSearch()
 	s.tt.gen++
 	for i := range s.history {
 		for j := range s.history[i] {
@@ -299,6 +303,7 @@ func (s *Searcher) ScoreMoves(pos engine.Position, depth int, dst []MoveScore) (
 	s.stopped = false
 	s.limits = Limits{}
 	s.rootPly = s.b.historyLen()
+	s.b.startSearch()
 	s.rootDepth = depth
 	moves := s.b.moves(s.moveBuf[0][:0])
 	for i := range moves {

@@ -13,6 +13,12 @@ type xqBoard struct {
 	// meets the same cycle at many nodes, and asking the referee copies the
 	// position.
 	verdicts [verdictSlots]verdictEntry
+	// rootChecks are the checks each side gave since the last capture
+	// before the search's root, counted when the X15 move limit is within
+	// reach of the search (rootChecksKnown).
+	rootChecks      [2]int
+	rootChecksKnown bool
+	replay          []engine.Move // scratch of startSearch
 }
 
 const verdictSlots = 1 << 12
@@ -83,10 +89,80 @@ func (b *xqBoard) rule(ply, rootPly int) (int, bool) {
 			return b.repetition(i, ply), true
 		}
 	}
-	if limit := b.s.moveLimit(); limit > 0 && hm >= limit {
-		return 0, true
+	return b.limitRule(ply, rootPly)
+}
+
+// limitRule applies the X15 move limit at the node at ply.
+func (b *xqBoard) limitRule(ply, rootPly int) (int, bool) {
+	limit := b.s.moveLimit()
+	if limit <= 0 || b.p.HalfmoveClock() < limit || b.countedPlies(rootPly) < limit {
+		return 0, false
 	}
-	return 0, false
+	// RULES X15: never a draw when the side to move is mated (or has no
+	// move at all, which loses too: X12).
+	if len(b.p.AppendLegalMoves(b.s.moveBuf[ply][:0])) == 0 {
+		return b.noMoves(ply, b.p.InCheck()), true
+	}
+	return 0, true
+}
+
+// startSearch counts the checks each side gave since the last capture
+// before the root, when the search may reach the X15 move limit: the
+// moves are taken back and made again on the position itself, which
+// allocates nothing (its history keeps its capacity).
+func (b *xqBoard) startSearch() {
+	b.rootChecks, b.rootChecksKnown = [2]int{}, false
+	p := b.p
+	limit := b.s.moveLimit()
+	hm := p.HalfmoveClock()
+	if limit <= 0 || hm+MaxPly < limit {
+		return
+	}
+	n := p.Ply()
+	w := min(hm, n) // plies set up by a FEN's clock have no moves: quiet
+	b.replay = b.replay[:0]
+	for i := n - w; i < n; i++ {
+		b.replay = append(b.replay, p.HistoryMove(i))
+	}
+	for range w {
+		p.Unmake()
+	}
+	for _, m := range b.replay {
+		mover := p.SideToMove()
+		p.Make(m)
+		if p.InCheck() {
+			b.rootChecks[mover]++
+		}
+	}
+	b.rootChecksKnown = true
+}
+
+// countedPlies is the X15 count at the current node: the plies since the
+// last capture, less each side's checks beyond its 10th (RULES X15: "each
+// side's checks beyond its 10th do not count"). Checks before the root
+// come from startSearch, those in the tree from Searcher.gaveCheck.
+func (b *xqBoard) countedPlies(rootPly int) int {
+	p := b.p
+	n := p.Ply()
+	hm := p.HalfmoveClock()
+	var checks [2]int
+	from := n - min(hm, n-rootPly) // the first tree move in the window
+	if from == rootPly {
+		if !b.rootChecksKnown {
+			return hm
+		}
+		checks = b.rootChecks
+	}
+	rootSide := p.SideToMove()
+	if (n-rootPly)%2 == 1 {
+		rootSide = rootSide.Other()
+	}
+	for j := from; j < n; j++ {
+		if b.s.gaveCheck[j-rootPly+1] {
+			checks[rootSide^engine.Color((j-rootPly)&1)]++
+		}
+	}
+	return hm - max(0, checks[0]-10) - max(0, checks[1]-10)
 }
 
 // repetition scores the node at ply, whose position occurred before at
