@@ -25,6 +25,7 @@ import (
 	"github.com/xqdb/xqdb/importer/pgn"
 	"github.com/xqdb/xqdb/index"
 	"github.com/xqdb/xqdb/query"
+	"github.com/xqdb/xqdb/query/book"
 )
 
 var selfplayCommand = &cli.Command{
@@ -36,8 +37,11 @@ game per core at a time (--jobs). Each move is searched within --nodes,
 --depth or --movetime. Openings vary by --random-plies uniformly random
 first moves, by --temperature (the next --temperature-plies moves drawn
 with probability exp(score/(100*T)), T in pawns, from a shallow search of
-every move), or by --db: moves drawn from a database's tree, weighted by
-the games that played them, for up to --db-plies plies.
+every move), by --book: moves drawn from an opening book (Polyglot .bin
+for chess, ElephantEye BOOK.DAT or BHGUI .obk for Xiangqi; --book-format
+when the extension does not tell), weighted by the book's weights, for up
+to --book-plies plies, or by --db: moves drawn from a database's tree,
+weighted by the games that played them, for up to --db-plies plies.
 
 Games end by the rules, as the referee judges them (--rules: mate,
 stalemate, perpetual check or chase, repetition, the move limit, dead
@@ -77,6 +81,9 @@ Example:
 		&cli.IntFlag{Name: "temperature-plies", Value: 8, Usage: "moves picked by --temperature"},
 		&cli.StringFlag{Name: "db", Usage: "draw openings from this database's tree, weighted by games"},
 		&cli.IntFlag{Name: "db-plies", Value: 12, Usage: "plies drawn from --db at most"},
+		&cli.StringFlag{Name: "book", Usage: "draw openings from this opening book (.bin, BOOK.DAT, .obk), weighted by its weights"},
+		&cli.StringFlag{Name: "book-format", Usage: "the --book's format: polyglot, eleeye or obk (default: from its extension)"},
+		&cli.IntFlag{Name: "book-plies", Value: 12, Usage: "plies drawn from --book at most"},
 		&cli.Uint64Flag{Name: "seed", Usage: "random seed (default: from the clock; printed with --json)"},
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the games here as PGN (default: standard output)"},
 		&cli.StringFlag{Name: "data", Usage: "write every searched position here in the .plain training layout"},
@@ -197,7 +204,15 @@ func runSelfplay(c *cli.Context) error {
 		defer f.Close()
 		run.data = bufio.NewWriter(f)
 	}
-	openings, err := dbOpenings(c.String("db"), g, n, c.Int("db-plies"), seed)
+	var openings [][]engine.Move
+	if c.String("book") != "" {
+		if c.String("db") != "" {
+			return usagef("selfplay: give --book or --db, not both")
+		}
+		openings, err = bookOpenings(c.String("book"), c.String("book-format"), g, n, c.Int("book-plies"), seed)
+	} else {
+		openings, err = dbOpenings(c.String("db"), g, n, c.Int("db-plies"), seed)
+	}
 	if err != nil {
 		return err
 	}
@@ -474,6 +489,63 @@ func dbOpenings(dir string, g engine.Game, n, plies int, seed uint64) ([][]engin
 			x := rng.IntN(went)
 			for _, m := range t.Moves {
 				if x -= m.Games; x < 0 {
+					out[i] = append(out[i], m.Move)
+					pos.Make(m.Move)
+					break
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// bookOpenings draws n opening lines from the book at path, each move
+// with probability proportional to its weight in the book (as engines play
+// from a Polyglot book), up to plies moves or until the book has no move.
+func bookOpenings(path, format string, g engine.Game, n, plies int, seed uint64) ([][]engine.Move, error) {
+	var f book.Format
+	if format != "" {
+		var err error
+		if f, err = book.ParseFormat(format); err != nil {
+			return nil, usageError{err}
+		}
+	} else {
+		var err error
+		if f, err = book.FormatOf(path); err != nil {
+			return nil, usageError{err}
+		}
+	}
+	if f.Game() != g {
+		return nil, usagef("selfplay: --book %s is a %s book (%s), the games are %s", path, f.Game(), f, g)
+	}
+	b, err := book.Open(path, f)
+	if err != nil {
+		return nil, fmt.Errorf("selfplay: --book: %w", err)
+	}
+	defer b.Close()
+	out := make([][]engine.Move, n)
+	for i := range out {
+		// Its own stream, apart from the games' (which use the round).
+		rng := rand.New(rand.NewPCG(seed^0x626f6f6b, uint64(i+1)))
+		pos, err := games.New(g, "")
+		if err != nil {
+			return nil, err
+		}
+		for len(out[i]) < plies {
+			moves, err := b.Probe(pos)
+			if err != nil {
+				return nil, fmt.Errorf("selfplay: --book: %w", err)
+			}
+			total := 0
+			for _, m := range moves {
+				total += max(m.Weight, 0)
+			}
+			if total == 0 {
+				break
+			}
+			x := rng.IntN(total)
+			for _, m := range moves {
+				if x -= max(m.Weight, 0); x < 0 {
 					out[i] = append(out[i], m.Move)
 					pos.Make(m.Move)
 					break

@@ -10,10 +10,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/games"
 	"github.com/xqdb/xqdb/engine/search"
 	"github.com/xqdb/xqdb/engine/search/selfplay"
 	"github.com/xqdb/xqdb/engine/xiangqi"
 	"github.com/xqdb/xqdb/importer"
+	"github.com/xqdb/xqdb/query/book"
 	"github.com/xqdb/xqdb/replay"
 )
 
@@ -188,6 +191,86 @@ func TestPlyComment(t *testing.T) {
 	} {
 		if got := plyComment(c.p); !strings.HasPrefix(got, c.want) {
 			t.Errorf("%+v: %q, want %q", c.p, got, c.want)
+		}
+	}
+}
+
+// TestSelfplayBookOpenings: --book draws each game's first plies from an
+// opening book of either game (Polyglot .bin for chess, BOOK.DAT and .obk
+// for Xiangqi): every {book} move is one the book holds in its position,
+// the games open differently, and a book of the other game is a usage
+// error.
+func TestSelfplayBookOpenings(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ game, fixture, out string }{
+		{"chess", "pgnmentor-capablanca-fischer.pgn.gz", "c.bin"},
+		{"xiangqi", "ccpd-masters-3001.pgn.gz", "x.dat"},
+		{"xiangqi", "ccpd-masters-3001.pgn.gz", "x.obk"},
+	} {
+		t.Run(c.out, func(t *testing.T) {
+			path := filepath.Join(dir, c.out)
+			buildBook(t, "--max-ply", "12", "-o", path, fixture(c.fixture))
+			out := filepath.Join(dir, c.out+".pgn")
+			code, _, stderr := runCLI(t, "selfplay", "--game", c.game, "--games", "4", "--nodes", "200", "--max-plies", "12",
+				"--seed", "5", "--book", path, "--book-plies", "6", "--out", out)
+			if code != exitOK {
+				t.Fatalf("selfplay --book exit %d: %s", code, stderr)
+			}
+			b, err := book.Open(path, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer b.Close()
+			var rp replay.Replayer
+			var g replay.Game
+			openings := map[string]bool{}
+			err = importer.Walk([]string{out}, func(rec *importer.Record, err error) error {
+				if err != nil {
+					return err
+				}
+				if err := rp.Replay(rec, &g); err != nil {
+					return err
+				}
+				pos, err := games.New(g.Game, "")
+				if err != nil {
+					return err
+				}
+				var line []string
+				nBook := strings.Count(string(rec.Text), "{book}")
+				for i, m := range g.Moves[:min(nBook, len(g.Moves))] {
+					hits, err := b.Probe(pos)
+					if err != nil {
+						return err
+					}
+					in := false
+					for _, h := range hits {
+						in = in || h.Move == m && h.Weight > 0
+					}
+					text := pos.FormatMove(m, engine.UCI)
+					if !in {
+						t.Errorf("round %s ply %d: %s is not a book move of %s", rec.Tag("Round"), i+1, text, pos.FEN())
+					}
+					line = append(line, text)
+					pos.Make(m)
+				}
+				if len(line) != 6 {
+					t.Errorf("round %s: %d book plies, want 6: %v", rec.Tag("Round"), len(line), line)
+				}
+				openings[strings.Join(line, " ")] = true
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(openings) < 2 {
+				t.Errorf("4 games, %d distinct openings: %v", len(openings), openings)
+			}
+		})
+	}
+	other := map[string]string{"chess": "x.dat", "xiangqi": "c.bin"}
+	for game, b := range other {
+		if code, _, stderr := runCLI(t, "selfplay", "--game", game, "--games", "1", "--book", filepath.Join(dir, b)); code != exitUsage {
+			t.Errorf("a %s game from %s: exit %d (%s), want %d", game, b, code, stderr, exitUsage)
 		}
 	}
 }
