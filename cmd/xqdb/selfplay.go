@@ -7,11 +7,13 @@ import (
 	"io"
 	"math/rand/v2"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
@@ -57,8 +59,14 @@ every move with a {score/depth} comment as cutechess-cli writes it
 writes every searched position in the .plain layout of Stockfish's
 training tools (fen, move, score, ply, result, e); Xiangqi moves there are
 in Fairy-Stockfish's coordinates, as xqdb uci writes them. --import-into
-stores the games in a database through xqdb import, every
---import-every games and at the end.
+stores the games in a database through xqdb import as they finish: an
+import run starts as soon as a game is over, with every game finished
+since the last run, so the database holds each game a moment after its
+PGN is written.
+
+Ctrl-C (or SIGTERM) stops a run: the games under way are abandoned, the
+finished ones are written and imported, it says "interrupted: N games
+saved" and exits with code 130.
 
 The same --seed gives the same games whatever --jobs is, when moves are
 limited by --nodes or --depth (a game depends only on the seed and its
@@ -87,8 +95,7 @@ Example:
 		&cli.Uint64Flag{Name: "seed", Usage: "random seed (default: from the clock; printed with --json)"},
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "write the games here as PGN (default: standard output)"},
 		&cli.StringFlag{Name: "data", Usage: "write every searched position here in the .plain training layout"},
-		&cli.StringFlag{Name: "import-into", Usage: "store the games in this database (xqdb import)"},
-		&cli.IntFlag{Name: "import-every", Value: 100, Usage: "games per --import-into batch"},
+		&cli.StringFlag{Name: "import-into", Usage: "store the games in this database (xqdb import) as they finish"},
 		&cli.IntFlag{Name: "max-plies", Value: 600, Usage: "adjudicate a draw after this many plies"},
 		&cli.IntFlag{Name: "resign-score", Value: 1000, Usage: "adjudicate a loss at this score (centipawns) ..."},
 		&cli.IntFlag{Name: "resign-moves", Usage: "... held this many moves by each side (0: off)"},
@@ -113,6 +120,8 @@ type selfplaySummary struct {
 	Seed         uint64         `json:"seed"`
 	Terminations map[string]int `json:"terminations"`
 	Imported     bool           `json:"imported,omitempty"`
+	// ImportRuns counts the imports --import-into ran.
+	ImportRuns int `json:"import_runs,omitempty"`
 }
 
 // selfplayRun is one run's settings and outputs.
@@ -123,8 +132,7 @@ type selfplayRun struct {
 	pgn      *pgn.Writer
 	pgnFile  io.Writer
 	data     *bufio.Writer
-	batch    []byte // PGN of games not yet imported
-	batchN   int
+	importer *selfplayImporter
 	importTo string
 	rulesArg []string
 }
@@ -217,6 +225,16 @@ func runSelfplay(c *cli.Context) error {
 		return err
 	}
 
+	if run.importTo != "" {
+		run.importer = newSelfplayImporter(run.importTo, append([]string{"--game", g.String()}, run.rulesArg...))
+	}
+	// Ctrl-C or SIGTERM ends the run: no new game starts, the games under
+	// way are abandoned, the finished ones are saved below. A second
+	// signal kills at once (stop restores the default).
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { <-ctx.Done(); stop() }()
+
 	type result struct {
 		round int
 		game  *selfplay.Game
@@ -236,14 +254,19 @@ func runSelfplay(c *cli.Context) error {
 				if openings != nil {
 					open = openings[r-1]
 				}
-				game, err := selfplay.Play(s, run.cfg, open, rng)
+				game, err := selfplay.PlayContext(ctx, s, run.cfg, open, rng)
 				results <- result{r, game, err}
 			}
 		}()
 	}
 	go func() {
+	dispatch:
 		for r := 1; r <= n; r++ {
-			rounds <- r
+			select {
+			case rounds <- r:
+			case <-ctx.Done():
+				break dispatch
+			}
 		}
 		close(rounds)
 		wg.Wait()
@@ -256,7 +279,7 @@ func runSelfplay(c *cli.Context) error {
 	var firstErr error
 	for res := range results {
 		if res.err != nil {
-			if firstErr == nil {
+			if firstErr == nil && ctx.Err() == nil {
 				firstErr = fmt.Errorf("selfplay: game %d: %w", res.round, res.err)
 			}
 			continue
@@ -275,11 +298,6 @@ func runSelfplay(c *cli.Context) error {
 		default:
 			sum.Draws++
 		}
-		if run.importTo != "" && run.batchN >= c.Int("import-every") {
-			if err := run.importBatch(c); err != nil && firstErr == nil {
-				firstErr = err
-			}
-		}
 		if bar != nil {
 			perMin := float64(sum.Games) / time.Since(start).Minutes()
 			bar.Describe(fmt.Sprintf("selfplay %.1f games/min, +%d =%d -%d", perMin, sum.FirstWins, sum.Draws, sum.SecondWins))
@@ -289,11 +307,20 @@ func runSelfplay(c *cli.Context) error {
 	if bar != nil {
 		_ = bar.Finish()
 	}
-	if run.importTo != "" && run.batchN > 0 {
-		if err := run.importBatch(c); err != nil && firstErr == nil {
+	interrupted := ctx.Err() != nil && c.Context.Err() == nil
+	if run.importer != nil {
+		runs, err := run.importer.close()
+		if err != nil && firstErr == nil {
 			firstErr = err
 		}
-		sum.Imported = firstErr == nil
+		sum.Imported, sum.ImportRuns = firstErr == nil, runs
+	}
+	if interrupted && firstErr == nil {
+		saved := ""
+		if run.importTo != "" {
+			saved = " (in " + run.importTo + " too)"
+		}
+		return cli.Exit(fmt.Sprintf("interrupted: %d games saved%s", sum.Games, saved), exitInterrupted)
 	}
 	sum.Seconds = time.Since(start).Seconds()
 	if sum.Seconds > 0 {
@@ -321,9 +348,8 @@ func (sp *selfplayRun) write(round int, g *selfplay.Game) error {
 	if _, err := sp.pgnFile.Write(text); err != nil {
 		return err
 	}
-	if sp.importTo != "" {
-		sp.batch = append(sp.batch, text...)
-		sp.batchN++
+	if sp.importer != nil {
+		sp.importer.add(text)
 	}
 	if sp.data != nil {
 		if err := sp.writeData(g); err != nil {
@@ -424,27 +450,103 @@ func (sp *selfplayRun) writeData(g *selfplay.Game) error {
 	return sp.data.Flush()
 }
 
-// importBatch stores the games written since the last batch through the
-// import command.
-func (sp *selfplayRun) importBatch(c *cli.Context) error {
+// selfplayImporter stores finished games in a database through the
+// import command, in the background: a run starts as soon as a game is
+// handed over and the previous run is done, and takes every game finished
+// since, so a game waits at most one import run (issue 16: an interrupted
+// run keeps its finished games in the database).
+type selfplayImporter struct {
+	dir  string
+	args []string // import flags: --game, --rules, …
+	wake chan struct{}
+	done chan struct{}
+
+	mu      sync.Mutex
+	pending []byte // PGN of the games not yet imported
+	runs    int
+	err     error
+}
+
+func newSelfplayImporter(dir string, args []string) *selfplayImporter {
+	im := &selfplayImporter{dir: dir, args: args, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	go im.loop()
+	return im
+}
+
+// add hands over one finished game's PGN.
+func (im *selfplayImporter) add(pgnText []byte) {
+	im.mu.Lock()
+	im.pending = append(im.pending, pgnText...)
+	im.mu.Unlock()
+	select {
+	case im.wake <- struct{}{}:
+	default: // a run is due already and will take this game too
+	}
+}
+
+func (im *selfplayImporter) loop() {
+	defer close(im.done)
+	for range im.wake {
+		im.flush()
+	}
+	im.flush() // what came with the last wake-up
+}
+
+// flush imports the pending games. A failed import keeps them pending,
+// for the next run to try again (an import is idempotent: games it saved
+// before count as already in the database).
+func (im *selfplayImporter) flush() {
+	im.mu.Lock()
+	batch := im.pending
+	im.pending = nil
+	im.mu.Unlock()
+	if len(batch) == 0 {
+		return
+	}
+	err := im.importPGN(batch)
+	im.mu.Lock()
+	im.runs++
+	if err != nil {
+		im.pending = append(batch, im.pending...)
+	}
+	im.err = err
+	runs := im.runs
+	im.mu.Unlock()
+	if selfplayImportHook != nil && err == nil {
+		selfplayImportHook(im.dir, runs)
+	}
+}
+
+// close imports what is still pending and returns the runs made and the
+// last run's error.
+func (im *selfplayImporter) close() (int, error) {
+	close(im.wake)
+	<-im.done
+	return im.runs, im.err
+}
+
+// selfplayImportHook, when set (by tests), is called after each import run
+// that succeeded, with the database and the runs so far.
+var selfplayImportHook func(dir string, runs int)
+
+func (im *selfplayImporter) importPGN(batch []byte) error {
 	f, err := os.CreateTemp("", "xqdb-selfplay-*.pgn")
 	if err != nil {
 		return err
 	}
 	defer os.Remove(f.Name())
-	if _, err := f.Write(sp.batch); err != nil {
+	if _, err := f.Write(batch); err != nil {
 		f.Close()
 		return err
 	}
 	if err := f.Close(); err != nil {
 		return err
 	}
-	args := append([]string{"xqdb", "import", "--db", sp.importTo, "--game", sp.cfg.Game.String()}, sp.rulesArg...)
+	args := append(append([]string{"xqdb", "import", "--db", im.dir}, im.args...), f.Name())
 	var errs strings.Builder
-	if code := runNested(append(args, f.Name()), io.Discard, &errs); code != exitOK {
-		return fmt.Errorf("selfplay: import into %s failed: %s", sp.importTo, strings.TrimSpace(errs.String()))
+	if code := runNested(args, io.Discard, &errs); code != exitOK {
+		return fmt.Errorf("selfplay: import into %s failed: %s", im.dir, strings.TrimSpace(errs.String()))
 	}
-	sp.batch, sp.batchN = sp.batch[:0], 0
 	return nil
 }
 

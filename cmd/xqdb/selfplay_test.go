@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
@@ -16,6 +17,7 @@ import (
 	"github.com/xqdb/xqdb/engine/search/selfplay"
 	"github.com/xqdb/xqdb/engine/xiangqi"
 	"github.com/xqdb/xqdb/importer"
+	"github.com/xqdb/xqdb/index"
 	"github.com/xqdb/xqdb/query/book"
 	"github.com/xqdb/xqdb/replay"
 )
@@ -138,7 +140,7 @@ func TestSelfplayImportAndTreeOpenings(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "db")
 	code, _, stderr := runCLI(t, "selfplay", "--game", "xiangqi", "--games", "3", "--nodes", "300", "--random-plies", "2",
-		"--max-plies", "40", "--seed", "4", "--import-into", db, "--import-every", "2", "--out", filepath.Join(dir, "a.pgn"))
+		"--max-plies", "40", "--seed", "4", "--import-into", db, "--out", filepath.Join(dir, "a.pgn"))
 	if code != exitOK {
 		t.Fatalf("selfplay exit %d: %s", code, stderr)
 	}
@@ -272,5 +274,69 @@ func TestSelfplayBookOpenings(t *testing.T) {
 		if code, _, stderr := runCLI(t, "selfplay", "--game", game, "--games", "1", "--book", filepath.Join(dir, b)); code != exitUsage {
 			t.Errorf("a %s game from %s: exit %d (%s), want %d", game, b, code, stderr, exitUsage)
 		}
+	}
+}
+
+// TestSelfplayImportsEachGameAsItFinishes: --import-into stores a game
+// as soon as it finishes (the first import run holds the first game
+// alone, and the database holds it when the run ends), not in batches at
+// the end; a run interrupted by SIGINT exits with 130 and its database
+// holds every finished game, the games of its PGN.
+func TestSelfplayImportsEachGameAsItFinishes(t *testing.T) {
+	dbGames := func(dir string) int {
+		s, err := index.Open(dir, index.Options{ReadOnly: true})
+		if err != nil {
+			t.Errorf("open %s: %v", dir, err)
+			return -1
+		}
+		defer s.Close()
+		return s.Games()
+	}
+	defer func() { selfplayImportHook = nil }()
+	var counts []int
+	selfplayImportHook = func(dir string, runs int) { counts = append(counts, dbGames(dir)) }
+	dir := t.TempDir()
+	db := filepath.Join(dir, "db")
+	code, stdout, stderr := runCLI(t, "selfplay", "--game", "xiangqi", "--games", "4", "--nodes", "300", "--random-plies", "4",
+		"--max-plies", "30", "--seed", "8", "--jobs", "1", "--import-into", db, "--json", "--out", filepath.Join(dir, "a.pgn"))
+	if code != exitOK {
+		t.Fatalf("selfplay exit %d: %s", code, stderr)
+	}
+	var sum selfplaySummary
+	if err := json.Unmarshal([]byte(stdout), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if len(counts) < 2 || counts[0] != 1 || counts[len(counts)-1] != 4 || sum.ImportRuns != len(counts) || !sum.Imported {
+		t.Errorf("games in the database after each import run: %v (summary %+v); want the first game alone first, all 4 at the end", counts, sum)
+	}
+	for i := 1; i < len(counts); i++ {
+		if counts[i] <= counts[i-1] {
+			t.Errorf("import runs %v: a run added nothing", counts)
+		}
+	}
+
+	// Interrupted once the first game is in the database.
+	counts = nil
+	selfplayImportHook = func(dir string, runs int) {
+		if runs == 1 {
+			if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	db = filepath.Join(dir, "db2")
+	out := filepath.Join(dir, "b.pgn")
+	code, _, stderr = runCLI(t, "selfplay", "--game", "xiangqi", "--games", "1000", "--nodes", "300", "--random-plies", "4",
+		"--max-plies", "30", "--seed", "8", "--jobs", "1", "--import-into", db, "--out", out)
+	if code != exitInterrupted || !strings.Contains(stderr, "interrupted") {
+		t.Fatalf("interrupted selfplay: exit %d, %q; want %d", code, stderr, exitInterrupted)
+	}
+	text, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := strings.Count(string(text), "[Event ")
+	if got := dbGames(db); written == 0 || written >= 1000 || got != written {
+		t.Errorf("interrupted: %d games written, %d in the database; want every written game stored, and fewer than 1000", written, got)
 	}
 }

@@ -8,6 +8,7 @@
 package selfplay
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -81,6 +82,14 @@ type referee interface {
 // whatever else runs). opening moves are played first, in the game's
 // coordinate notation (ICCS or UCI).
 func Play(s *search.Searcher, cfg Config, opening []engine.Move, rng *rand.Rand) (*Game, error) {
+	return PlayContext(context.Background(), s, cfg, opening, rng)
+}
+
+// PlayContext is Play, abandoned when ctx is done: the search under way
+// stops at once, and ctx's error is returned with no game.
+func PlayContext(ctx context.Context, s *search.Searcher, cfg Config, opening []engine.Move, rng *rand.Rand) (*Game, error) {
+	stop := context.AfterFunc(ctx, s.Stop)
+	defer stop()
 	if s.Game() != cfg.Game {
 		return nil, fmt.Errorf("selfplay: a %s searcher for a %s game", s.Game(), cfg.Game)
 	}
@@ -109,6 +118,9 @@ func Play(s *search.Searcher, cfg Config, opening []engine.Move, rng *rand.Rand)
 	var losing, winning [2]int
 	drawRun := 0
 	for ply := 0; !last.Decided(); ply++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if ply >= maxPlies {
 			g.Result, g.Termination, g.Detail = engine.Draw, "adjudication", fmt.Sprintf("no result after %d plies", maxPlies)
 			return g, nil
@@ -136,6 +148,9 @@ func Play(s *search.Searcher, cfg Config, opening []engine.Move, rng *rand.Rand)
 			res, err := s.Search(pos, cfg.Limits, nil)
 			if err != nil {
 				return nil, err
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, err // the search was cut short: not a move to keep
 			}
 			pl = Ply{Move: res.Move, Score: res.Score, Depth: res.Depth}
 		}
