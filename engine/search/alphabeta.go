@@ -162,9 +162,7 @@ func (s *Searcher) search(alpha, beta, depth, ply int, nullOK, inCheck bool) int
 			best, bestMove = v, m
 			if v > alpha {
 				alpha = v
-				s.pv[ply][ply] = m
-				copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
-				s.pvLen[ply] = max(s.pvLen[ply+1], ply+1)
+				s.raisePV(ply, m)
 				if ply == 0 {
 					s.rootBest, s.rootBestScore = m, v
 				}
@@ -177,14 +175,7 @@ func (s *Searcher) search(alpha, beta, depth, ply int, nullOK, inCheck bool) int
 			}
 		}
 	}
-	bound := uint8(boundUpper)
-	switch {
-	case best >= beta:
-		bound = boundLower
-	case best > origAlpha:
-		bound = boundExact
-	}
-	s.tt.store(key, bestMove, scoreToTT(best, ply), depth, bound)
+	s.tt.store(key, bestMove, scoreToTT(best, ply), depth, boundOf(best, origAlpha, beta))
 	return best
 }
 
@@ -266,8 +257,8 @@ func (s *Searcher) qsearch(alpha, beta, ply int, inCheck bool) int {
 		givesCheck := s.b.inCheck()
 		s.nodes++
 		// A capture by a piece worth more than its victim, on a point the
-		// opponent can take back on, loses material: not tried (a cheap
-		// stand-in for a static exchange evaluation).
+		// opponent can legally take back on, loses material: not tried (a
+		// cheap stand-in for a static exchange evaluation).
 		if !inCheck && victim > 0 && attacker > victim+50 && s.recapturable(ply+1, m) {
 			s.b.undoMove()
 			s.nodes-- // looked at, not searched
@@ -282,23 +273,14 @@ func (s *Searcher) qsearch(alpha, beta, ply int, inCheck bool) int {
 			best, bestMove = v, m
 			if v > alpha {
 				alpha = v
-				s.pv[ply][ply] = m
-				copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
-				s.pvLen[ply] = max(s.pvLen[ply+1], ply+1)
+				s.raisePV(ply, m)
 				if v >= beta {
 					break
 				}
 			}
 		}
 	}
-	bound := uint8(boundUpper)
-	switch {
-	case best >= beta:
-		bound = boundLower
-	case best > origAlpha:
-		bound = boundExact
-	}
-	s.tt.store(key, bestMove, scoreToTT(best, ply), 0, bound)
+	s.tt.store(key, bestMove, scoreToTT(best, ply), 0, boundOf(best, origAlpha, beta))
 	return best
 }
 
@@ -312,6 +294,27 @@ func (s *Searcher) recapturable(ply int, m engine.Move) bool {
 		}
 	}
 	return false
+}
+
+// raisePV makes m, then the principal variation of the node after it, the
+// principal variation of the node at ply: m raised alpha there. The main
+// and the quiescence search share it, and boundOf.
+func (s *Searcher) raisePV(ply int, m engine.Move) {
+	s.pv[ply][ply] = m
+	copy(s.pv[ply][ply+1:], s.pv[ply+1][ply+1:s.pvLen[ply+1]])
+	s.pvLen[ply] = max(s.pvLen[ply+1], ply+1)
+}
+
+// boundOf is the kind of bound a node's best score is, searched with the
+// window (alpha, beta).
+func boundOf(best, alpha, beta int) uint8 {
+	switch {
+	case best >= beta:
+		return boundLower
+	case best > alpha:
+		return boundExact
+	}
+	return boundUpper
 }
 
 // order gives each move its ordering key in s.scoreBuf[ply].
