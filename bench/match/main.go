@@ -370,6 +370,9 @@ func startUCI(command string, g engine.Game, nodes, hash int) (*uciPlayer, error
 	u.send("setoption name Threads value 1")
 	if g == engine.Xiangqi {
 		u.send("setoption name UCI_Variant value xiangqi")
+		// The games are judged by the asian profile (RULES X13): an
+		// engine that knows the option (xqdb) plays by it; others ignore it.
+		u.send("setoption name XiangqiRules value asian")
 	}
 	u.send("isready")
 	if _, err := u.until("readyok"); err != nil {
