@@ -58,16 +58,16 @@ first met; otherwise by move).`,
 		&cli.StringFlag{Name: "query", Aliases: []string{"q"}, Usage: `with --db: only the games matching this metadata query, e.g. 'white:carlsen OR black:carlsen' or 'date:>="2000"'`},
 		&cli.StringFlag{Name: "game", Aliases: []string{"g"}, Usage: "chess or xiangqi (default: the format's game)"},
 		bookFormatFlag,
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "the book to write (its extension picks the format)"},
-		&cli.IntFlag{Name: "min-games", Usage: "drop moves played fewer times (default: 3 for .bin, none otherwise)"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the book to write (required; its extension picks the format)"},
+		&cli.IntFlag{Name: "min-games", DefaultText: "3 for .bin, none otherwise", Usage: "drop moves played fewer times"},
 		&cli.Float64Flag{Name: "min-score", Usage: "drop moves scoring below P% for the mover (a draw half a point)"},
-		&cli.IntFlag{Name: "max-ply", Usage: "count only the first P plies of each game (default: 1024 for .bin, all otherwise)"},
+		&cli.IntFlag{Name: "max-ply", DefaultText: "1024 for .bin, all otherwise", Usage: "count only the first P plies of each game"},
 		&cli.BoolFlag{Name: "only-white", Usage: "keep only White's (Red's) moves"},
 		&cli.BoolFlag{Name: "only-black", Usage: "keep only Black's moves"},
 		&cli.BoolFlag{Name: "uniform", Usage: "give every kept move the same weight"},
 		&cli.BoolFlag{Name: "polyglot-compat", Usage: "write exactly what polyglot make-book writes (ties in the order first met)"},
 		&cli.StringFlag{Name: "report", Usage: "write a JSON line per skipped game to FILE"},
-		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "the number of cores", Usage: "replay on this many workers"},
 		jsonFlag,
 	},
 	Action: runBookBuild,
@@ -129,8 +129,20 @@ func bookOptions(c *cli.Context, f book.Format) book.Options {
 	return opt
 }
 
+// required refuses a missing required flag: a one-line usage error
+// (urfave/cli's own Required check prints the whole help).
+func required(c *cli.Context, flag, what string) error {
+	if c.String(flag) == "" {
+		return usagef("%s: --%s %s is required", strings.TrimPrefix(c.Command.HelpName, "xqdb "), flag, what)
+	}
+	return nil
+}
+
 func runBookBuild(c *cli.Context) error {
 	start := time.Now()
+	if err := required(c, "output", "BOOK"); err != nil {
+		return err
+	}
 	out := c.String("output")
 	f, err := bookFormat(c, out)
 	if err != nil {
@@ -327,12 +339,12 @@ Example:
    xqdb book probe --book BOOK.DAT --moves "h2e2 h9g7"
    xqdb book probe --book performance.bin --fen "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1" --json`,
 	Flags: []cli.Flag{
-		&cli.StringFlag{Name: "book", Aliases: []string{"b"}, Required: true, Usage: "the book file"},
+		&cli.StringFlag{Name: "book", Aliases: []string{"b"}, Usage: "the book file (required)"},
 		bookFormatFlag,
 		&cli.StringFlag{Name: "game", Aliases: []string{"g"}, Usage: "chess or xiangqi (default: the book's game)"},
 		&cli.StringFlag{Name: "fen", Usage: "the position (default: the standard start)"},
 		&cli.StringFlag{Name: "moves", Aliases: []string{"m"}, Usage: "moves played from --fen or the start, any notation"},
-		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the move column (--moves are read in any)"},
+		notationFlag,
 		jsonFlag,
 	},
 	Action: runBookProbe,
@@ -366,6 +378,9 @@ func openBook(c *cli.Context, path string) (*book.Book, error) {
 }
 
 func runBookProbe(c *cli.Context) error {
+	if err := required(c, "book", "BOOK"); err != nil {
+		return err
+	}
 	bk, err := openBook(c, c.String("book"))
 	if err != nil {
 		return err
@@ -375,7 +390,7 @@ func runBookProbe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := displayNotation(c, g)
+	n, err := writeNotation(c, g)
 	if err != nil {
 		return err
 	}
@@ -383,8 +398,7 @@ func runBookProbe(c *cli.Context) error {
 	if err != nil {
 		return usageError{err}
 	}
-	// --moves may be in any notation whatever --notation shows.
-	if err := playMoves(pos, c.String("moves"), engine.Auto); err != nil {
+	if err := playMoves(pos, c.String("moves"), n); err != nil {
 		return usageError{err}
 	}
 	moves, err := bk.Probe(pos)
@@ -440,13 +454,16 @@ found in several has its weights (and .obk counts) summed.
 Example:
    xqdb book merge -o all.bin a.bin b.bin`,
 	Flags: []cli.Flag{
-		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Required: true, Usage: "the book to write"},
+		&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "the book to write (required)"},
 		bookFormatFlag,
 		jsonFlag,
 	},
 	Action: func(c *cli.Context) error {
 		if c.NArg() == 0 {
 			return usagef("book merge: give the books to merge")
+		}
+		if err := required(c, "output", "BOOK"); err != nil {
+			return err
 		}
 		out := c.String("output")
 		f, err := bookFormat(c, out)

@@ -176,8 +176,8 @@ func TestBookProbeShippedVectors(t *testing.T) {
 	if strings.Join(got, ", ") != "h0g2 955, g3g4 61, c3c4 3" || p.Format != "eleeye" {
 		t.Errorf("got %v (%s)", got, p.Format)
 	}
-	if p.Moves[0].Move != "H2+3" {
-		t.Errorf("display move %q, want WXF H2+3", p.Moves[0].Move)
+	if p.Moves[0].Move != "马二进三" { // --notation auto writes Chinese, as show does
+		t.Errorf("display move %q, want 马二进三", p.Moves[0].Move)
 	}
 }
 

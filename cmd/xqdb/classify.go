@@ -42,9 +42,9 @@ Example:
    xqdb classify --json -o openings.jsonl archive/`,
 	Flags: []cli.Flag{
 		&cli.StringFlag{Name: "game", Aliases: []string{"g"}, Value: "auto", Usage: "auto, xiangqi or chess"},
-		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "read moves in this notation"},
+		fromFlag,
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output file (default: standard output)"},
-		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "the number of cores", Usage: "replay on this many workers"},
 		jsonFlag,
 	},
 	Action: runClassify,

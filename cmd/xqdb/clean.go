@@ -62,8 +62,9 @@ Example:
 		&cli.StringFlag{Name: "report", Usage: "write a JSON line per rejected or duplicate game here"},
 		&cli.BoolFlag{Name: "dedupe", Usage: "drop repeats of a game already seen (same start, same moves)"},
 		&cli.BoolFlag{Name: "keep-broken", Usage: "keep the legal prefix of a broken game in --out, cut before the error"},
-		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "read moves in this notation, and write --out in it"},
-		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
+		notationFlag,
+		fromFlag,
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "the number of cores", Usage: "replay on this many workers"},
 		&cli.BoolFlag{Name: "strict", Usage: "exit 1 when any game was rejected"},
 		encodingFlag,
 		strictResultsFlag,
@@ -130,7 +131,8 @@ func readEncoding(c *cli.Context) (textenc.Encoding, error) {
 	return e, nil
 }
 
-// readFlags reads the flags clean, convert and import share.
+// readGameNotation reads what clean, convert, import and classify share:
+// --game, and --from-notation, the notation the files' moves are read in.
 func readGameNotation(c *cli.Context) (engine.Game, engine.Notation, error) {
 	var g engine.Game
 	if s := c.String("game"); s != "" && s != "auto" {
@@ -139,14 +141,33 @@ func readGameNotation(c *cli.Context) (engine.Game, engine.Notation, error) {
 			return 0, 0, usageError{err}
 		}
 	}
-	n, err := engine.ParseNotation(c.String("notation"))
+	from, err := readNotation(c, "from-notation")
 	if err != nil {
-		return 0, 0, usageError{err}
+		return 0, 0, err
 	}
-	if g != engine.UnknownGame && n != engine.Auto && n.Game() != g {
-		return 0, 0, usagef("--notation %v is not a %v notation", n, g)
+	if err := checkNotation("from-notation", from, g); err != nil {
+		return 0, 0, err
 	}
-	return g, n, nil
+	if c.IsSet("notation") {
+		n, err := readNotation(c, "notation")
+		if err != nil {
+			return 0, 0, err
+		}
+		if err := checkNotation("notation", n, g); err != nil {
+			return 0, 0, err
+		}
+	}
+	return g, from, nil
+}
+
+// outNotation is the notation a clean or convert output writes game g
+// in: --notation for its own game's games, and otherwise (auto, or a game
+// of the other game) the moves as the record wrote them.
+func outNotation(n engine.Notation, g engine.Game) engine.Notation {
+	if n.Game() != g {
+		return engine.Auto
+	}
+	return n
 }
 
 func inputFiles(c *cli.Context) ([]string, error) {
@@ -162,10 +183,11 @@ func inputFiles(c *cli.Context) ([]string, error) {
 
 func runClean(c *cli.Context) error {
 	start := time.Now()
-	g, n, err := readGameNotation(c)
+	g, from, err := readGameNotation(c)
 	if err != nil {
 		return err
 	}
+	n, _ := readNotation(c, "notation") // checked by readGameNotation
 	enc, err := readEncoding(c)
 	if err != nil {
 		return err
@@ -204,11 +226,11 @@ func runClean(c *cli.Context) error {
 		return err
 	}
 	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, encoding: enc,
-		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results")}}
+		replayer: replay.Replayer{Game: g, Notation: from, Rules: rules, StrictResults: c.Bool("strict-results")}}
 	if out != nil {
 		p.work = func(it *item) { // format valid games on the workers
 			if it.hasRec && it.err == nil {
-				formatGame(&it.out, &it.rec, &it.game, n, reportLine{})
+				formatGame(&it.out, &it.rec, &it.game, outNotation(n, it.game.Game), reportLine{})
 			}
 		}
 	}
@@ -241,7 +263,7 @@ func runClean(c *cli.Context) error {
 				}
 			}
 			if out != nil && keepBroken && it.hasRec && len(it.game.Moves) > 0 {
-				writeGame(out, &it.rec, &it.game, n, l)
+				writeGame(out, &it.rec, &it.game, outNotation(n, it.game.Game), l)
 			}
 			return report(l)
 		}

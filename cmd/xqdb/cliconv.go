@@ -107,6 +107,10 @@ var countBounds = map[string][2]int64{
 func conventions(cmds []*cli.Command, path string) {
 	for _, c := range cmds {
 		full := strings.TrimSpace(path + " " + c.Name)
+		// urfave/cli prefixes a command's HelpName with its parent's each
+		// time it runs one; the commands are package variables that tests
+		// run many times, so each run starts afresh.
+		c.HelpName = ""
 		if c.OnUsageError == nil {
 			c.OnUsageError = func(_ *cli.Context, err error, _ bool) error {
 				return usageError{fmt.Errorf("%s: %w; see xqdb %s --help", full, err, full)}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/importer/pgn"
 	"github.com/xqdb/xqdb/replay"
 )
@@ -27,10 +26,10 @@ Example:
    xqdb convert --notation wxf -o games-wxf.pgn games/*.xqf`,
 	Flags: []cli.Flag{
 		&cli.StringFlag{Name: "game", Aliases: []string{"g"}, Value: "auto", Usage: "auto, xiangqi or chess"},
-		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation to write (and to read, when given)"},
-		&cli.StringFlag{Name: "from", Value: "auto", Usage: "notation to read the moves in"},
+		notationFlag,
+		fromFlag,
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output PGN file (required)"},
-		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "the number of cores", Usage: "replay on this many workers"},
 		encodingFlag,
 		jsonFlag,
 	},
@@ -39,14 +38,11 @@ Example:
 
 func runConvert(c *cli.Context) error {
 	start := time.Now()
-	g, n, err := readGameNotation(c)
+	g, from, err := readGameNotation(c)
 	if err != nil {
 		return err
 	}
-	from, err := engine.ParseNotation(c.String("from"))
-	if err != nil {
-		return usageError{err}
-	}
+	n, _ := readNotation(c, "notation") // checked by readGameNotation
 	if c.String("out") == "" {
 		return usagef("convert: -o OUT.pgn is required")
 	}
@@ -71,11 +67,7 @@ func runConvert(c *cli.Context) error {
 	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: from}, progress: progress, encoding: enc,
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {
-				wn := n
-				if n.Game() != it.game.Game {
-					wn = engine.Auto
-				}
-				formatGame(&it.out, &it.rec, &it.game, wn, reportLine{})
+				formatGame(&it.out, &it.rec, &it.game, outNotation(n, it.game.Game), reportLine{})
 			}
 		}}
 	sum := cleanSummary{Files: len(files)}

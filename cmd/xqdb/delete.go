@@ -36,7 +36,7 @@ Example:
 	Flags: []cli.Flag{dbFlag,
 		&cli.StringFlag{Name: "query", Aliases: []string{"q"}, Usage: "delete the games matching this metadata query"},
 		&cli.StringSliceFlag{Name: "source", Usage: "delete the games imported from this file"},
-		&cli.BoolFlag{Name: "dry-run", Aliases: []string{"n"}, Usage: "only say what would be deleted"},
+		&cli.BoolFlag{Name: "dry-run", Usage: "only say what would be deleted"},
 		jsonFlag},
 	Action: runDelete,
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -22,11 +24,32 @@ var demoCommand = &cli.Command{
 Xiangqi master games from CCPD, CC BY 4.0, and 1,425 chess games of
 Capablanca and Fischer) into --db, then prints an opening tree, a position
 search and a metadata search. Run it again: the games are already there, so
-nothing is added. Explore the database afterwards with tree, games and show.`,
+nothing is added. Explore the database afterwards with tree, games and show.
+
+--json prints one object: {"db", "steps": [{"title", "command", "output"}]},
+where command is the xqdb command line of a step and output its own --json
+output (import's summary, a tree, a games list, stats).
+
+Example:
+   xqdb demo
+   xqdb demo --db /tmp/xqdb-demo --json`,
 	Flags: []cli.Flag{
 		&cli.StringFlag{Name: "db", Value: "./xqdb-demo", Usage: "database folder to build"},
 		&cli.StringFlag{Name: "data", Usage: "folder holding the bundled games (default: testdata/ of the repository)"},
+		jsonFlag,
 	},
+}
+
+// demoJSON is the JSON of xqdb demo: each step's command and its --json.
+type demoJSON struct {
+	DB    string         `json:"db"`
+	Steps []demoStepJSON `json:"steps"`
+}
+
+type demoStepJSON struct {
+	Title   string          `json:"title"`
+	Command string          `json:"command"`
+	Output  json.RawMessage `json:"output"`
 }
 
 // The demo runs other commands through run, which lists demoCommand: set
@@ -48,6 +71,11 @@ func runDemo(c *cli.Context) error {
 	}
 	db := c.String("db")
 	w := c.App.Writer
+	asJSON := c.Bool("json")
+	if asJSON {
+		w = c.App.ErrWriter // notes for a person; the JSON is written at the end
+	}
+	out := demoJSON{DB: db, Steps: []demoStepJSON{}}
 	if !c.IsSet("db") {
 		// The default folder is the demo's own: one another xqdb version
 		// built is rebuilt rather than refused.
@@ -61,6 +89,14 @@ func runDemo(c *cli.Context) error {
 		}
 	}
 	step := func(title string, args ...string) error {
+		if asJSON {
+			var b bytes.Buffer
+			if code := run(append([]string{"xqdb"}, append(args, "--json")...), &b, c.App.ErrWriter); code != exitOK {
+				return cli.Exit("", code)
+			}
+			out.Steps = append(out.Steps, demoStepJSON{Title: title, Command: "xqdb " + quoteArgs(args), Output: bytes.TrimSpace(b.Bytes())})
+			return nil
+		}
 		fmt.Fprintf(w, "\n== %s\n$ xqdb %s\n", title, quoteArgs(args))
 		if code := run(append([]string{"xqdb"}, args...), w, c.App.ErrWriter); code != exitOK {
 			return cli.Exit("", code)
@@ -87,6 +123,9 @@ func runDemo(c *cli.Context) error {
 		if err := step(titles[i], args...); err != nil {
 			return err
 		}
+	}
+	if asJSON {
+		return writeJSON(c.App.Writer, out)
 	}
 	fmt.Fprintf(w, "\nExplore it: xqdb tree --db %s --moves \"h2e2\"; xqdb games --db %s --query 'white:fischer'; xqdb show --db %s 1\n", db, db, db)
 	return nil

@@ -14,8 +14,8 @@ import (
 )
 
 // gameFlag is the --game flag shared by the commands that set up positions.
-var gameFlag = &cli.StringFlag{Name: "game", Aliases: []string{"g"}, Value: "xiangqi",
-	Usage: "xiangqi or chess (when not given: the game --fen, --moves or --notation is in)"}
+var gameFlag = &cli.StringFlag{Name: "game", Aliases: []string{"g"},
+	Usage: "xiangqi or chess (default: the game the position or --notation is in; else Xiangqi)"}
 
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print one JSON document for scripts"}
 
@@ -43,15 +43,18 @@ func impliedGame(c *cli.Context) engine.Game {
 	case 10:
 		return engine.Xiangqi
 	}
-	if n, err := engine.ParseNotation(c.String("notation")); err == nil && n != engine.Auto {
-		return n.Game()
-	}
+	// The moves before --notation: `--moves "h2e2" --notation san` is a
+	// Xiangqi position asked with a chess notation (a usage error), not a
+	// chess position with an illegal move.
 	if moves := c.String("moves"); moves != "" {
 		for _, g := range []engine.Game{engine.Xiangqi, engine.Chess} {
 			if p, err := newPosition(g, fen); err == nil && playMoves(p, moves, engine.Auto) == nil {
 				return g
 			}
 		}
+	}
+	if n, err := engine.ParseNotation(c.String("notation")); err == nil && n != engine.Auto {
+		return n.Game()
 	}
 	return engine.Xiangqi
 }
@@ -66,7 +69,7 @@ func newPosition(g engine.Game, fen string) (engine.Position, error) {
 // in notation n (engine.Auto recognises each token).
 func playMoves(p engine.Position, text string, n engine.Notation) error {
 	for i, tok := range moveTokens(text) {
-		m, err := p.ParseMove(tok, n)
+		m, err := parseMove(p, tok, n)
 		if err != nil {
 			return usagef("--moves: move %d %q: %w", i+1, tok, err)
 		}

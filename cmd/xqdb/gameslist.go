@@ -20,22 +20,28 @@ var gamesCommand = &cli.Command{
 --fen/--moves (at the ply shown), those whose metadata match --query, or
 both. Without either it lists every game (of --game, when given).
 
-A query is Bleve's query string read as game databases read a search:
-every clause must match (black:"Lü Qin" date:>="1990" is Lü Qin's games
-with Black since 1990), -clause excludes, and OR separates alternatives
-(white:carlsen OR black:carlsen). A word without a field is looked for in
-the players, event, site and opening name. Wildcards (carl*), fuzzy
-terms (karlsen~1) and ranges work as in Bleve.
+A query is written in xqdb's query language, Lucene's query string as
+game databases read it: clauses side by side must all match (black:"Lü Qin"
+date:>="1990" is Lü Qin's games with Black since 1990); OR separates
+alternatives and binds looser (white:carlsen OR black:carlsen); NOT, - and
+! exclude; AND and + change nothing; parentheses group, also after a field
+(white:(carlsen OR anand)). A value is a word (wildcards * and ?), a
+"quoted phrase", a comparison (>=2600, <1990) or a range ([1990 TO 1995],
+{a TO b}, * for an open end). A word without a field is looked for in the
+players, event, site and opening name. An unknown field or an unbalanced
+quote or parenthesis is an error (exit 2) that names the nearest field.
 
-Query fields: game, white (red is an alias), black, event, site, date, year,
-month, round, result, opening (ECCO or ECO code), opening_name, plies,
-termination (how the record ends by the rules: checkmate, perpetual_chase,
-threefold, …), ruling (every ruling made over the game), source and every
-other tag lower-cased (whiteelo, redteam, …). Dates compare as dates:
-date:>="1990", date:<1996-05, date:1990.05.01; numbers as numbers:
+Query fields: game, white (red is an alias), black, player (either side),
+event, site, date, year, month, round, result (1-0, 0-1, 1/2-1/2, * for an
+unknown result), opening (ECCO or ECO code; eco and ecco are aliases),
+opening_name, plies, whiteelo (redelo), blackelo, elo (both players),
+termination (how the record ends by the rules: checkmate,
+perpetual_chase, threefold, …), ruling (every ruling made over the game),
+source and every other tag lower-cased (redteam, …). Dates compare as
+dates: date:>="1990", date:<1996-05, date:1990.05.01; numbers as numbers:
 whiteelo:>2700, plies:<40. Words match whatever their case, diacritics
-(Lu Qin finds Lü Qin, Nguyen finds Nguyễn) and Chinese script (吕钦 finds
-呂欽, as CCPD writes it).
+(Lu Qin finds Lü Qin, Nguyen finds Nguyễn), script (吕钦 finds 呂欽, as
+CCPD writes it) and romanisation (Lu Qin and LV Qin find 呂欽).
 
 Example:
    xqdb games --moves "h2e2 h9g7" --query 'black:"胡榮華"' --limit 5
@@ -45,7 +51,7 @@ Example:
 		&cli.StringFlag{Name: "sort", Value: "-date", Usage: "date (oldest first), -date (newest first), rating or -rating (the average of the players' known ratings); games without a date or rating come last"},
 		&cli.IntFlag{Name: "limit", Value: 20, Usage: "games per page (0: all)"},
 		&cli.IntFlag{Name: "offset", Value: 0, Usage: "games to skip"},
-		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of --moves"},
+		notationFlag,
 		jsonFlag),
 	Action: runGames,
 }
@@ -87,6 +93,15 @@ func listRequest(c *cli.Context) (query.ListRequest, error) {
 	pos, _, err := askedPosition(c, g)
 	if err != nil {
 		return query.ListRequest{}, err
+	}
+	if pos != nil || c.IsSet("game") {
+		n, err := readNotation(c, "notation")
+		if err != nil {
+			return query.ListRequest{}, err
+		}
+		if err := checkNotation("notation", n, g); err != nil {
+			return query.ListRequest{}, err
+		}
 	}
 	opt := query.Options{Mirror: c.Bool("mirror"), Query: c.String("query")}
 	if pos == nil && c.IsSet("game") {

@@ -72,8 +72,8 @@ Example:
 	Flags: append([]cli.Flag{
 		dbFlag, storeFlag,
 		&cli.StringFlag{Name: "game", Aliases: []string{"g"}, Value: "auto", Usage: "auto, xiangqi or chess"},
-		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "read moves in this notation"},
-		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "replay on this many workers"},
+		fromFlag,
+		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "the number of cores", Usage: "replay on this many workers"},
 		&cli.StringFlag{Name: "report", Usage: "write a JSON line per rejected or duplicate game here"},
 		&cli.StringFlag{Name: "dedupe", Value: "game", Usage: "what makes a duplicate: game (moves and metadata) or moves (moves alone)"},
 		&cli.IntFlag{Name: "run-games", Value: 50_000, Usage: "games buffered before each write (memory vs speed)"},

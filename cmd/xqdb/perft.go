@@ -23,7 +23,7 @@ Example:
 	Flags: []cli.Flag{
 		gameFlag,
 		&cli.StringFlag{Name: "fen", Usage: "start from this position (default: the standard start)"},
-		&cli.IntFlag{Name: "depth", Aliases: []string{"d"}, Usage: "plies to count, 1-20 (required)"},
+		&cli.IntFlag{Name: "depth", Aliases: []string{"d"}, DefaultText: "none", Usage: "plies to count, 1-20 (required)"},
 		&cli.BoolFlag{Name: "divide", Usage: "also count per root move"},
 		jsonFlag,
 	},

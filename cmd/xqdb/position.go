@@ -16,8 +16,10 @@ var positionCommand = &cli.Command{
 	ArgsUsage: " ",
 	Description: `Sets up a position (the start, or --fen), plays --moves on it and describes
 the result. Moves may be written in any notation xqdb reads (ICCS h2e2, WXF
-C2.5, Chinese 炮二平五, Vietnamese P2-5; SAN or UCI for chess); --notation
-forces one where tokens are ambiguous (WXF and Vietnamese share letters).
+C2.5, Chinese 炮二平五, Vietnamese P2-5; SAN or UCI for chess), each read in
+--notation first where it could be read two ways (WXF and Vietnamese share
+letters). The listing shows every legal move in every notation of the
+game, or in the coordinate notation and --notation when it is given.
 
 A referee follows the moves: status and result are those of the first
 decided end met (mate, stalemate, or a ruling: perpetual check or chase,
@@ -31,8 +33,8 @@ Example:
 	Flags: append([]cli.Flag{
 		gameFlag,
 		&cli.StringFlag{Name: "fen", Usage: "start from this position (default: the standard start)"},
-		&cli.StringFlag{Name: "moves", Aliases: []string{"m"}, Usage: "moves to play, space-separated"},
-		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of --moves: auto, iccs, wxf, chinese, vietnamese, san, uci"},
+		&cli.StringFlag{Name: "moves", Aliases: []string{"m"}, Usage: "moves played from --fen or the start, any notation"},
+		notationFlag,
 		jsonFlag,
 	}, rulesFlags...),
 	Action: runPosition,
@@ -65,12 +67,12 @@ func runPosition(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := engine.ParseNotation(c.String("notation"))
+	n, err := readNotation(c, "notation")
 	if err != nil {
-		return usageError{err}
+		return err
 	}
-	if n != engine.Auto && n.Game() != g {
-		return usagef("--notation %v is not a %v notation", n, g)
+	if err := checkNotation("notation", n, g); err != nil {
+		return err
 	}
 	rules, err := readRules(c)
 	if err != nil {
@@ -82,10 +84,10 @@ func runPosition(c *cli.Context) error {
 	}
 	ref := replay.NewReferee(p, rules)
 	end := ref.Last()
-	for i, tok := range strings.Fields(c.String("moves")) {
-		m, err := p.ParseMove(tok, n)
+	for i, tok := range moveTokens(c.String("moves")) {
+		m, err := parseMove(p, tok, n)
 		if err != nil {
-			return fmt.Errorf("move %d %q: %w", i+1, tok, err)
+			return usagef("--moves: move %d %q: %w", i+1, tok, err)
 		}
 		if r := ref.Play(m); r.Decided() && !end.Decided() {
 			end = r
@@ -126,7 +128,10 @@ func runPosition(c *cli.Context) error {
 	for _, row := range res.LegalMoves {
 		var parts []string
 		for _, f := range moveNotations[g] {
-			parts = append(parts, row[f.field])
+			// --notation picks the one the listing writes (JSON has all).
+			if n == engine.Auto || f.n == n || f.n == engine.Coordinate(g) {
+				parts = append(parts, row[f.field])
+			}
 		}
 		fmt.Fprintf(w, "  %s\n", strings.Join(parts, "  "))
 	}

@@ -30,8 +30,9 @@ func TestPositionJSON(t *testing.T) {
 
 func TestPositionBadMoveNamesToken(t *testing.T) {
 	code, _, errOut := runCLI(t, "position", "--moves", "h2e2 h9g9")
-	if code != exitFailure || !strings.Contains(errOut, `"h9g9"`) || !strings.Contains(errOut, "own piece") {
-		t.Fatalf("exit %d, stderr %q; want exit 1 naming h9g9 and why", code, errOut)
+	// A wrong --moves is a usage error, as in tree and games (issue 14).
+	if code != exitUsage || !strings.Contains(errOut, `"h9g9"`) || !strings.Contains(errOut, "own piece") {
+		t.Fatalf("exit %d, stderr %q; want exit 2 naming h9g9 and why", code, errOut)
 	}
 }
 

@@ -71,8 +71,25 @@ func shellWords(s string) []string {
 // bundled games: each must succeed and find something (issue 14).
 func TestReadmeTour(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "demo")
-	if code, _, stderr := runCLI(t, "demo", "--db", db); code != exitOK {
-		t.Fatalf("demo: exit %d: %s", code, stderr)
+	// The demo under --json (issue 14): each step's command and its own
+	// JSON output.
+	code, out, stderr := runCLI(t, "demo", "--db", db, "--json")
+	var demo demoJSON
+	if err := json.Unmarshal([]byte(out), &demo); err != nil || code != exitOK {
+		t.Fatalf("demo --json: exit %d, %v: %s", code, err, stderr)
+	}
+	if demo.DB != db || len(demo.Steps) != 6 {
+		t.Fatalf("demo --json: db %q, %d steps", demo.DB, len(demo.Steps))
+	}
+	for _, st := range demo.Steps {
+		var v map[string]any
+		if err := json.Unmarshal(st.Output, &v); err != nil || st.Title == "" || !strings.HasPrefix(st.Command, "xqdb ") {
+			t.Errorf("demo step %+v: %v", st, err)
+		}
+	}
+	var sum importSummary
+	if err := json.Unmarshal(demo.Steps[0].Output, &sum); err != nil || sum.Added == 0 {
+		t.Errorf("demo's import step: %s", demo.Steps[0].Output)
 	}
 	cmds := readmeTour(t)
 	if len(cmds) < 8 {

@@ -25,8 +25,18 @@ Example:
 		&cli.BoolFlag{Name: "positions", Usage: "rebuild the position index only"},
 		&cli.BoolFlag{Name: "metadata", Usage: "rebuild the metadata index only"},
 		&cli.IntFlag{Name: "run-games", Value: 50_000, Usage: "games per write (memory vs speed)"},
+		jsonFlag,
 	},
 	Action: runReindex,
+}
+
+// reindexSummary is the --json output of reindex: what was rebuilt.
+type reindexSummary struct {
+	DB        string  `json:"db"`
+	Positions bool    `json:"positions"`
+	Metadata  bool    `json:"metadata"`
+	Games     int     `json:"games"`
+	Seconds   float64 `json:"seconds"`
 }
 
 func runReindex(c *cli.Context) error {
@@ -63,6 +73,9 @@ func runReindex(c *cli.Context) error {
 	}
 	if err != nil {
 		return err
+	}
+	if c.Bool("json") {
+		return writeJSON(c.App.Writer, reindexSummary{DB: s.Dir(), Positions: positions, Metadata: metadata, Games: s.Games(), Seconds: time.Since(start).Seconds()})
 	}
 	what := map[[2]bool]string{{true, true}: "positions and metadata", {true, false}: "positions", {false, true}: "metadata"}[[2]bool{positions, metadata}]
 	fmt.Fprintf(c.App.Writer, "%s: %s of %d games reindexed in %.1fs\n", s.Dir(), what, s.Games(), time.Since(start).Seconds())

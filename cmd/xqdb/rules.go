@@ -25,4 +25,4 @@ func readRules(c *cli.Context) (xiangqi.Rules, error) {
 	return xiangqi.Rules{Profile: p, MoveLimit: limit}, nil
 }
 
-var strictResultsFlag = &cli.BoolFlag{Name: "strict-results", Usage: "reject games whose Result tag contradicts how they end (default: keep and report them)"}
+var strictResultsFlag = &cli.BoolFlag{Name: "strict-results", Usage: "reject games whose Result tag contradicts how they end (without it they are kept and reported)"}

@@ -28,11 +28,20 @@ var showCommand = &cli.Command{
 source it was imported from, and its moves in --notation (default: Chinese
 for Xiangqi, SAN for chess).
 
+--json prints one object: the fields of a games --json line (id, game,
+white, black, event, date, result, rating, ply, opening, termination,
+opening_name), the start position (fen), the tags as imported
+([{"name","value"}]), the main line ([{"uci","move"}], move in --notation),
+the source ({"file","game"}: the file and the 1-based index of the record
+in it) and the PGN that show prints without --json.
+
 Example:
-   xqdb show 42 --notation wxf`,
+   xqdb show 42 --notation wxf
+   xqdb show 42 --json`,
 	Flags: []cli.Flag{dbFlag, storeFlag,
-		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the moves"},
-		annotateFlag},
+		notationFlag,
+		annotateFlag,
+		jsonFlag},
 	Action: runShow,
 }
 
@@ -59,29 +68,64 @@ func runShow(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	n, err := exportNotation(c, r.Game)
+	n, err := writeNotation(c, r.Game)
 	if err != nil {
 		return err
 	}
-	w := pgn.NewWriter(c.App.Writer)
-	writeStored(w, r, n, c.Bool("annotate"))
-	return w.Flush()
+	if !c.Bool("json") {
+		w := pgn.NewWriter(c.App.Writer)
+		writeStored(w, r, n, c.Bool("annotate"))
+		return w.Flush()
+	}
+	return writeJSON(c.App.Writer, showOutput(r, s.Attrs(r.ID), n, c.Bool("annotate")))
 }
 
-// exportNotation reads --notation for writing games of g (default: Chinese
-// for Xiangqi, as Xiangqi archives are written, and SAN for chess).
-func exportNotation(c *cli.Context, g engine.Game) (engine.Notation, error) {
-	n, err := engine.ParseNotation(c.String("notation"))
-	if err != nil {
-		return 0, usageError{err}
+// showJSON is the JSON of xqdb show: a games line, and the game itself.
+type showJSON struct {
+	gameLineJSON
+	FEN    string         `json:"fen"` // the start position
+	Tags   []tagJSON      `json:"tags"`
+	Moves  []showMoveJSON `json:"moves"`
+	Source showSourceJSON `json:"source"`
+	PGN    string         `json:"pgn"`
+}
+
+type tagJSON struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+}
+
+// showMoveJSON is a move of the main line: coordinates (ICCS or UCI, as
+// tree's uci) and --notation.
+type showMoveJSON struct {
+	UCI  string `json:"uci"`
+	Move string `json:"move"`
+}
+
+type showSourceJSON struct {
+	File string `json:"file"`
+	Game int    `json:"game"` // 1-based index of the record in its file
+}
+
+func showOutput(r *index.Record, a index.Attrs, n engine.Notation, annotate bool) showJSON {
+	out := showJSON{gameLineJSON: gameLine(query.GameRow{Record: r, Attrs: a, Ply: -1}),
+		Tags: []tagJSON{}, Moves: []showMoveJSON{}, Source: showSourceJSON{File: r.Source.File, Game: r.Source.Index}}
+	for _, t := range r.Tags {
+		out.Tags = append(out.Tags, tagJSON{t.Name, t.Value})
 	}
-	if n == engine.Auto || n.Game() != g {
-		if g == engine.Xiangqi {
-			return engine.Chinese, nil
+	if pos, err := games.New(r.Game, r.StartFEN); err == nil {
+		out.FEN = pos.FEN()
+		for _, m := range r.Moves {
+			out.Moves = append(out.Moves, showMoveJSON{UCI: pos.FormatMove(m, engine.Coordinate(r.Game)), Move: pos.FormatMove(m, n)})
+			pos.Make(m)
 		}
-		return engine.SAN, nil
 	}
-	return n, nil
+	var b bytes.Buffer
+	w := pgn.NewWriter(&b)
+	writeStored(w, r, n, annotate)
+	w.Flush() // into a bytes.Buffer: no error
+	out.PGN = b.String()
+	return out
 }
 
 // writeStoredGames writes games as PGN in their order, each in the
@@ -246,7 +290,7 @@ rulings. A summary line goes to stderr: "exported N games to F".
 Example:
    xqdb export --moves "h2e2 h9g7" --query 'date:>="2000"' -o central-cannon.pgn`,
 	Flags: append(append([]cli.Flag{dbFlag, storeFlag}, positionFlags...),
-		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the moves written (and of --moves)"},
+		notationFlag,
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output PGN file (default: standard output)"},
 		annotateFlag,
 		jsonFlag),
@@ -289,10 +333,17 @@ func runExport(c *cli.Context) error {
 	if f != nil {
 		dst = f
 	}
+	// --notation writes its own game's games; the other game's games (when
+	// the request does not say the game) are written in their default.
+	n, err := readNotation(c, "notation")
+	if err != nil {
+		return err
+	}
 	var notation [4]engine.Notation // by game
 	for _, g := range []engine.Game{engine.Xiangqi, engine.Chess} {
-		if notation[g%4], err = exportNotation(c, g); err != nil {
-			return err
+		notation[g%4] = defaultNotation(g)
+		if n.Game() == g {
+			notation[g%4] = n
 		}
 	}
 	if err := commitAll(writeStoredGames(dst, list.Games, notation, c.Bool("annotate")), f); err != nil {

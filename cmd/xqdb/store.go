@@ -36,8 +36,8 @@ and a copy run again adds nothing.
 Example:
    xqdb store copy --from xqdb-data --to clickhouse://127.0.0.1:8123/xqdb`,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "from", Required: true, Usage: "database to read (folder or URL)"},
-			&cli.StringFlag{Name: "to", Required: true, Usage: "database to add to (folder or URL)"},
+			&cli.StringFlag{Name: "from", Usage: "database to read (folder or URL; required)"},
+			&cli.StringFlag{Name: "to", Usage: "database to add to (folder or URL; required)"},
 			&cli.IntFlag{Name: "run-games", Value: 50_000, Usage: "games per insert batch"},
 			jsonFlag,
 		},
@@ -54,6 +54,11 @@ type storeCopyJSON struct {
 
 func runStoreCopy(c *cli.Context) error {
 	start := time.Now()
+	for _, f := range []string{"from", "to"} {
+		if err := required(c, f, "DB"); err != nil {
+			return err
+		}
+	}
 	if c.String("from") == c.String("to") {
 		return usagef("store copy: --from and --to are the same database")
 	}

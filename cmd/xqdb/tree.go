@@ -38,30 +38,14 @@ func askedPosition(c *cli.Context, g engine.Game) (engine.Position, bool, error)
 	if err != nil {
 		return nil, false, err
 	}
-	n := engine.Auto
-	if c.IsSet("notation") && c.Command.Name != "tree" && c.Command.Name != "games" {
-		n, _ = engine.ParseNotation(c.String("notation"))
+	n, err := readNotation(c, "notation")
+	if err != nil {
+		return nil, false, err
 	}
 	if err := playMoves(p, c.String("moves"), n); err != nil {
 		return nil, false, err
 	}
 	return p, true, nil
-}
-
-// displayNotation reads --notation for showing moves (default: the game's
-// usual one: WXF for Xiangqi, SAN for chess).
-func displayNotation(c *cli.Context, g engine.Game) (engine.Notation, error) {
-	n, err := engine.ParseNotation(c.String("notation"))
-	if err != nil {
-		return 0, usageError{err}
-	}
-	if n == engine.Auto {
-		return engine.Display(g), nil
-	}
-	if n.Game() != g {
-		return 0, usagef("--notation %v is not a %v notation", n, g)
-	}
-	return n, nil
 }
 
 // openDB opens the database the reading commands (tree, games, show,
@@ -102,7 +86,7 @@ the number of games, the wins of each side and the draws (white means Red in
 Xiangqi, as in the lichess explorer), the average rating where known and the
 last date played. --mirror folds in the left-right mirror image of a Xiangqi
 position, its moves mapped back. --query keeps only the games whose metadata
-match a Bleve query.
+match a query (the query language of xqdb games --help).
 
 Example:
    xqdb tree --moves "h2e2 h9g7"
@@ -110,7 +94,7 @@ Example:
 	Flags: append(append([]cli.Flag{dbFlag, storeFlag}, positionFlags...),
 		&cli.IntFlag{Name: "limit", Value: 0, Usage: "show at most this many moves (0: all)"},
 		&cli.StringFlag{Name: "batch", Usage: "answer every position of FILE (a FEN a line, optionally after 'xiangqi' or 'chess' and a tab) as JSON lines with the time taken"},
-		&cli.StringFlag{Name: "notation", Aliases: []string{"n"}, Value: "auto", Usage: "notation of the move column (and of --moves)"},
+		notationFlag,
 		jsonFlag),
 	Action: runTree,
 }
@@ -152,7 +136,7 @@ func runTree(c *cli.Context) error {
 	if c.IsSet("batch") {
 		return runTreeBatch(c, g)
 	}
-	n, err := displayNotation(c, g)
+	n, err := writeNotation(c, g)
 	if err != nil {
 		return err
 	}
@@ -259,7 +243,7 @@ func runTreeBatch(c *cli.Context, g engine.Game) error {
 			var t *query.Tree
 			if t, err = query.BuildTree(s, pos, opt); err == nil {
 				out.Micros = time.Since(start).Microseconds()
-				out.treeJSON = treeOutput(pos, t, engine.Display(lg), c.Int("limit"))
+				out.treeJSON = treeOutput(pos, t, defaultNotation(lg), c.Int("limit"))
 			}
 		}
 		if err != nil {
