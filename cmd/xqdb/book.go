@@ -68,6 +68,7 @@ first met; otherwise by move).`,
 		&cli.BoolFlag{Name: "polyglot-compat", Usage: "write exactly what polyglot make-book writes (ties in the order first met)"},
 		&cli.StringFlag{Name: "report", Usage: "write a JSON line per skipped game to FILE"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "the number of cores", Usage: "replay on this many workers"},
+		progressFlag,
 		jsonFlag,
 	},
 	Action: runBookBuild,
@@ -160,26 +161,33 @@ func runBookBuild(c *cli.Context) error {
 		return usageError{err}
 	}
 	sum := bookBuildJSON{Book: out, Format: string(f)}
+	m, err := startProgress(c, "book build", "reading", "", 0)
+	if err != nil {
+		return err
+	}
+	defer m.Done()
 	switch {
 	case c.String("db") != "":
 		if c.NArg() > 0 {
 			return usagef("book build: give --db or files, not both")
 		}
-		err = buildFromDB(c, g, b)
+		err = buildFromDB(c, g, b, m)
 	case c.NArg() == 0:
 		return usagef("book build: give game files or --db")
 	default:
 		if c.IsSet("query") {
 			return usagef("--query needs --db")
 		}
-		err = buildFromFiles(c, g, b, &sum)
+		err = buildFromFiles(c, g, b, &sum, m)
 	}
 	if err != nil {
 		return err
 	}
+	m.Phase("writing the book", "", 0)
 	if sum.Entries, err = b.Save(out); err != nil {
 		return err
 	}
+	m.Done()
 	sum.Games = b.Games()
 	sum.Seconds = time.Since(start).Seconds()
 	if c.Bool("json") {
@@ -199,7 +207,7 @@ func runBookBuild(c *cli.Context) error {
 
 // buildFromFiles replays the files on the pipeline and counts the legal
 // games in file order (make-book's halving depends on the order).
-func buildFromFiles(c *cli.Context, g engine.Game, b *book.Builder, sum *bookBuildJSON) error {
+func buildFromFiles(c *cli.Context, g engine.Game, b *book.Builder, sum *bookBuildJSON, m *meter) error {
 	files, err := inputFiles(c)
 	if err != nil {
 		return err
@@ -219,12 +227,12 @@ func buildFromFiles(c *cli.Context, g engine.Game, b *book.Builder, sum *bookBui
 	size := totalSize(files)
 	// About one ply per 8 bytes of PGN (a gzip'd file has more).
 	b.SizeHint(int(min(size/8, 1<<30)))
-	progress, finish := newProgress(c.App.ErrWriter, size, "book")
+	m.Expect("bytes", size)
 	// A book needs only legal moves, not the referee's rulings; the workers
 	// also ready each game for the builder (a Polyglot book's keys and
 	// moves), which then only counts, in file order.
 	workers := sync.Pool{New: func() any { return b.NewWorker() }}
-	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, mainLineOnly: true,
+	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: m.Add, mainLineOnly: true,
 		replayer: replay.Replayer{Game: g, NoReferee: true},
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {
@@ -233,8 +241,10 @@ func buildFromFiles(c *cli.Context, g engine.Game, b *book.Builder, sum *bookBui
 				workers.Put(w)
 			}
 		}}
-	shown := 0
+	shown, games := 0, 0
 	err = p.run(c.Context, func(it *item) error {
+		games++
+		m.Games(games)
 		if it.hasRec && it.err == nil {
 			return b.AddReady(&it.ready, it.game.StartFEN, it.game.Moves, it.game.Result)
 		}
@@ -255,13 +265,12 @@ func buildFromFiles(c *cli.Context, g engine.Game, b *book.Builder, sum *bookBui
 		}
 		return rep.write(l)
 	})
-	finish()
 	return commitAll(firstError(err, rep.flush), repF)
 }
 
 // buildFromDB counts the database's games of g (those matching --query),
 // in id order.
-func buildFromDB(c *cli.Context, g engine.Game, b *book.Builder) error {
+func buildFromDB(c *cli.Context, g engine.Game, b *book.Builder, m *meter) error {
 	s, err := openStore(c)
 	if err != nil {
 		return err
@@ -289,6 +298,8 @@ func buildFromDB(c *cli.Context, g engine.Game, b *book.Builder) error {
 	for w := range workers {
 		workers[w] = b.NewWorker()
 	}
+	m.Expect("games", int64(len(ids)))
+	done := 0
 	recs := make([]*index.Record, 512)
 	errs := make([]error, len(recs))
 	ready := make([]book.Ready, len(recs))
@@ -309,6 +320,9 @@ func buildFromDB(c *cli.Context, g engine.Game, b *book.Builder) error {
 			}()
 		}
 		wg.Wait()
+		done += len(chunk)
+		m.Add(int64(len(chunk)))
+		m.Games(done)
 		for i, gid := range chunk {
 			if errs[i] != nil {
 				return errs[i]

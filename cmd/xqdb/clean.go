@@ -68,6 +68,7 @@ Example:
 		&cli.BoolFlag{Name: "strict", Usage: "exit 1 when any game was rejected"},
 		encodingFlag,
 		strictResultsFlag,
+		progressFlag,
 		jsonFlag,
 	}, rulesFlags...),
 	Action: runClean,
@@ -220,12 +221,16 @@ func runClean(c *cli.Context) error {
 	if repF != nil {
 		rep = newReportWriter(repF)
 	}
-	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "clean")
 	rules, err := readRules(c)
 	if err != nil {
 		return err
 	}
-	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, encoding: enc,
+	m, err := startProgress(c, "clean", "reading", "bytes", totalSize(files))
+	if err != nil {
+		return err
+	}
+	defer m.Done()
+	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: m.Add, encoding: enc,
 		replayer: replay.Replayer{Game: g, Notation: from, Rules: rules, StrictResults: c.Bool("strict-results")}}
 	if out != nil {
 		p.work = func(it *item) { // format valid games on the workers
@@ -248,6 +253,7 @@ func runClean(c *cli.Context) error {
 			return report(l)
 		}
 		sum.Games++
+		m.Games(sum.Games)
 		if !it.hasRec || it.err != nil {
 			sum.Rejected++
 			l := rejectLine(it)
@@ -294,7 +300,7 @@ func runClean(c *cli.Context) error {
 		}
 		return nil
 	})
-	finish()
+	m.Done()
 	for _, w := range []*pgn.Writer{out, rej} {
 		if w != nil {
 			err = firstError(err, w.Flush)

@@ -23,7 +23,7 @@ folder; if it is stopped, the next command finishes or undoes the swap.
 
 Example:
    xqdb delete --source wrong-file.pgn && xqdb compact`,
-	Flags:  []cli.Flag{dbFlag, jsonFlag},
+	Flags:  []cli.Flag{dbFlag, progressFlag, jsonFlag},
 	Action: runCompact,
 }
 
@@ -48,10 +48,17 @@ func runCompact(c *cli.Context) error {
 	if s, err = index.Open(c.String("db"), index.Options{}); err != nil {
 		return err
 	}
+	pm, err := startProgress(c, "compact", "compacting", "", 0)
+	if err != nil {
+		s.Close()
+		return err
+	}
+	pm.Games(sum.Games)
 	err = s.Compact()
 	if cerr := s.Close(); err == nil {
 		err = cerr
 	}
+	pm.Done()
 	if err != nil {
 		return err
 	}

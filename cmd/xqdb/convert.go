@@ -31,6 +31,7 @@ Example:
 		&cli.StringFlag{Name: "out", Aliases: []string{"o"}, Usage: "output PGN file (required)"},
 		&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), DefaultText: "the number of cores", Usage: "replay on this many workers"},
 		encodingFlag,
+		progressFlag,
 		jsonFlag,
 	},
 	Action: runConvert,
@@ -63,8 +64,12 @@ func runConvert(c *cli.Context) error {
 	}
 	defer f.abort()
 	out := pgn.NewWriter(f)
-	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "convert")
-	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: from}, progress: progress, encoding: enc,
+	m, err := startProgress(c, "convert", "reading", "bytes", totalSize(files))
+	if err != nil {
+		return err
+	}
+	defer m.Done()
+	p := &pipeline{files: files, jobs: c.Int("jobs"), replayer: replay.Replayer{Game: g, Notation: from}, progress: m.Add, encoding: enc,
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {
 				formatGame(&it.out, &it.rec, &it.game, outNotation(n, it.game.Game), reportLine{})
@@ -82,6 +87,7 @@ func runConvert(c *cli.Context) error {
 			return nil
 		}
 		sum.Games++
+		m.Games(sum.Games)
 		if !it.hasRec || it.err != nil {
 			sum.Rejected++
 			fmt.Fprintf(c.App.ErrWriter, "xqdb: skipped %s\n", rejectLine(it))
@@ -92,7 +98,7 @@ func runConvert(c *cli.Context) error {
 		out.WriteRaw(it.out.Bytes())
 		return nil
 	})
-	finish()
+	m.Done()
 	if err = commitAll(firstError(err, out.Flush), f); err != nil {
 		return err
 	}

@@ -11,11 +11,12 @@ import (
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
 	"github.com/xqdb/xqdb/importer/record"
+	"github.com/xqdb/xqdb/index"
 )
 
 // gameFlag is the --game flag shared by the commands that set up positions.
 var gameFlag = &cli.StringFlag{Name: "game", Aliases: []string{"g"},
-	Usage: "xiangqi or chess (default: the game the position or --notation is in; else Xiangqi)"}
+	Usage: "xiangqi or chess (default: the game the position, the query's fields (ecco:, red: or eco:) or --notation say; else Xiangqi)"}
 
 var jsonFlag = &cli.BoolFlag{Name: "json", Usage: "print one JSON document for scripts"}
 
@@ -52,6 +53,11 @@ func impliedGame(c *cli.Context) engine.Game {
 				return g
 			}
 		}
+	}
+	// A query's fields may say the game: ecco: and red: are Xiangqi's,
+	// eco: chess's (issue 14).
+	if g := index.QueryGame(c.String("query")); g != engine.UnknownGame {
+		return g
 	}
 	if n, err := engine.ParseNotation(c.String("notation")); err == nil && n != engine.Auto {
 		return n.Game()

@@ -60,6 +60,31 @@ Example:
 type gamesJSON struct {
 	Total int            `json:"total"`
 	Games []gameLineJSON `json:"games"`
+	// Hint, when nothing was found in the game asked, says how many games
+	// of the other game match the query.
+	Hint string `json:"hint,omitempty"`
+}
+
+// otherGameHint says, when an answer in game g is empty, how many games of
+// the other game match query q: "0 xiangqi games; 700 chess games match
+// — add --game chess" (issue 14); "" when none do.
+func otherGameHint(s index.DB, g engine.Game, q string) (string, error) {
+	if strings.TrimSpace(q) == "" {
+		return "", nil
+	}
+	other := engine.Chess
+	if g == engine.Chess {
+		other = engine.Xiangqi
+	}
+	list, err := query.Games(s, query.ListRequest{Options: query.Options{Query: q, Filter: "game:" + other.String()}, Limit: 1})
+	if err != nil || list.Total == 0 {
+		return "", err
+	}
+	match := "games match"
+	if list.Total == 1 {
+		match = "game matches"
+	}
+	return fmt.Sprintf("0 %v games; %d %v %s — add --game %v", g, list.Total, other, match, other), nil
 }
 
 type gameLineJSON struct {
@@ -135,10 +160,20 @@ func runGames(c *cli.Context) error {
 	for _, row := range list.Games {
 		out.Games = append(out.Games, gameLine(row))
 	}
+	if list.Total == 0 && (req.Position != nil || c.IsSet("game")) {
+		g, _ := parseGameFlag(c)
+		if out.Hint, err = otherGameHint(s, g, req.Query); err != nil {
+			return err
+		}
+	}
 	if c.Bool("json") {
 		return writeJSON(c.App.Writer, out)
 	}
 	w := c.App.Writer
+	if out.Hint != "" {
+		fmt.Fprintln(w, out.Hint)
+		return nil
+	}
 	fmt.Fprintf(w, "%d games\n", out.Total)
 	for _, l := range out.Games {
 		fmt.Fprintln(w, listingLine(l))

@@ -79,6 +79,7 @@ Example:
 		&cli.IntFlag{Name: "run-games", Value: 50_000, Usage: "games buffered before each write (memory vs speed)"},
 		encodingFlag,
 		strictResultsFlag,
+		progressFlag,
 		jsonFlag,
 	}, rulesFlags...),
 	Action: runImport,
@@ -175,9 +176,13 @@ func runImport(c *cli.Context) error {
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	go func() { <-ctx.Done(); stop() }()
-	progress, finish := newProgress(c.App.ErrWriter, totalSize(files), "import")
+	m, err := startProgress(c, "import", "reading", "bytes", totalSize(files))
+	if err != nil {
+		return err
+	}
+	defer m.Done()
 	var sum importSummary
-	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: progress, markRepeats: true, noMoveNumbers: true, encoding: enc,
+	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: m.Add, markRepeats: true, noMoveNumbers: true, encoding: enc,
 		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results"), Ranks: true, KeepEmpty: true},
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {
@@ -213,6 +218,7 @@ func runImport(c *cli.Context) error {
 			return rep.write(l)
 		}
 		sum.Games++
+		m.Games(sum.Games)
 		if it.repeat {
 			if gid, ok := stored[it.text]; ok {
 				return duplicate(it, gid)
@@ -250,12 +256,15 @@ func runImport(c *cli.Context) error {
 		}
 		return nil
 	})
-	finish()
+	// Closing the writer merges the last runs and writes the metadata
+	// index: a phase of its own, not a bar frozen at 99%.
+	m.Phase("writing indexes", "", 0)
 	interrupted := errors.Is(err, context.Canceled) && ctx.Err() != nil && c.Context.Err() == nil
 	if interrupted {
 		err = nil
 	}
 	err = commitAll(firstError(err, w.Close, rep.flush), repF)
+	m.Done()
 	saved := s.Games() - gamesBefore
 	if errors.Is(err, index.ErrDiskFull) {
 		return fmt.Errorf("%w; %d games saved; free some space and rerun the same command to finish", err, saved)

@@ -23,6 +23,7 @@ const (
 	// exitInterrupted is an import stopped by Ctrl-C or SIGTERM, its games
 	// saved so far (128 + SIGINT, as shells report it).
 	exitInterrupted = 130
+	// exitBusy (busy.go): the database is being written by another process.
 )
 
 func main() {
@@ -47,6 +48,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if err == nil {
 		return exitOK
+	}
+	if be, ok := databaseBusy(err); ok {
+		report(stderr, args, be, "busy", "")
+		return exitBusy
 	}
 	var ue usageError
 	var qe *index.QueryError

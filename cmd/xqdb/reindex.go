@@ -25,6 +25,7 @@ Example:
 		&cli.BoolFlag{Name: "positions", Usage: "rebuild the position index only"},
 		&cli.BoolFlag{Name: "metadata", Usage: "rebuild the metadata index only"},
 		&cli.IntFlag{Name: "run-games", Value: 50_000, Usage: "games per write (memory vs speed)"},
+		progressFlag,
 		jsonFlag,
 	},
 	Action: runReindex,
@@ -55,13 +56,22 @@ func runReindex(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	m, err := startProgress(c, "reindex", "", "", 0)
+	if err != nil {
+		s.Close()
+		return err
+	}
+	defer m.Done()
+	m.Games(s.Games())
 	err = func() error {
 		if positions {
+			m.Phase("rebuilding the position index", "", 0)
 			if err := s.ReindexPositions(); err != nil {
 				return fmt.Errorf("reindex positions: %w", err)
 			}
 		}
 		if metadata {
+			m.Phase("rebuilding the metadata index", "", 0)
 			if err := s.ReindexMetadata(); err != nil {
 				return fmt.Errorf("reindex metadata: %w", err)
 			}
@@ -71,6 +81,7 @@ func runReindex(c *cli.Context) error {
 	if cerr := s.Close(); err == nil {
 		err = cerr
 	}
+	m.Done()
 	if err != nil {
 		return err
 	}

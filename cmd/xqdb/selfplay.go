@@ -16,7 +16,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
 	"github.com/urfave/cli/v2"
 
 	"github.com/xqdb/xqdb/engine"
@@ -102,6 +101,7 @@ Example:
 		&cli.IntFlag{Name: "draw-score", Value: 10, Usage: "adjudicate a draw within this score ..."},
 		&cli.IntFlag{Name: "draw-moves", Usage: "... held this many plies in a row (0: off) ..."},
 		&cli.IntFlag{Name: "draw-ply", Value: 80, Usage: "... from this ply on"},
+		progressFlag,
 		jsonFlag,
 	}, rulesFlags...),
 	Action: runSelfplay,
@@ -275,7 +275,11 @@ func runSelfplay(c *cli.Context) error {
 
 	start := time.Now()
 	sum := selfplaySummary{Game: g.String(), Seed: seed, Terminations: map[string]int{}}
-	bar := selfplayProgress(c.App.ErrWriter, n)
+	m, err := startProgress(c, "selfplay", "playing", "games", int64(n))
+	if err != nil {
+		return err
+	}
+	defer m.Done()
 	var firstErr error
 	for res := range results {
 		if res.err != nil {
@@ -298,15 +302,12 @@ func runSelfplay(c *cli.Context) error {
 		default:
 			sum.Draws++
 		}
-		if bar != nil {
-			perMin := float64(sum.Games) / time.Since(start).Minutes()
-			bar.Describe(fmt.Sprintf("selfplay %.1f games/min, +%d =%d -%d", perMin, sum.FirstWins, sum.Draws, sum.SecondWins))
-			_ = bar.Add(1)
-		}
+		perMin := float64(sum.Games) / time.Since(start).Minutes()
+		m.Note(fmt.Sprintf("%.1f games/min, +%d =%d -%d", perMin, sum.FirstWins, sum.Draws, sum.SecondWins))
+		m.Games(sum.Games)
+		m.Add(1)
 	}
-	if bar != nil {
-		_ = bar.Finish()
-	}
+	m.Done()
 	interrupted := ctx.Err() != nil && c.Context.Err() == nil
 	if run.importer != nil {
 		runs, err := run.importer.close()
@@ -542,7 +543,7 @@ func (im *selfplayImporter) importPGN(batch []byte) error {
 	if err := f.Close(); err != nil {
 		return err
 	}
-	args := append(append([]string{"xqdb", "import", "--db", im.dir}, im.args...), f.Name())
+	args := append(append([]string{"xqdb", "import", "--progress", "never", "--db", im.dir}, im.args...), f.Name())
 	var errs strings.Builder
 	if code := runNested(args, io.Discard, &errs); code != exitOK {
 		return fmt.Errorf("selfplay: import into %s failed: %s", im.dir, strings.TrimSpace(errs.String()))
@@ -656,17 +657,4 @@ func bookOpenings(path, format string, g engine.Game, n, plies int, seed uint64)
 		}
 	}
 	return out, nil
-}
-
-// selfplayProgress draws a games bar on a terminal (nil otherwise).
-func selfplayProgress(stderr io.Writer, n int) *progressbar.ProgressBar {
-	f, ok := stderr.(*os.File)
-	if !ok {
-		return nil
-	}
-	if fi, err := f.Stat(); err != nil || fi.Mode()&os.ModeCharDevice == 0 {
-		return nil
-	}
-	return progressbar.NewOptions(n, progressbar.OptionSetWriter(f), progressbar.OptionShowCount(),
-		progressbar.OptionSetDescription("selfplay"), progressbar.OptionClearOnFinish())
 }

@@ -68,8 +68,6 @@ func openStore(c *cli.Context) (*index.Store, error) {
 	switch {
 	case errors.Is(err, index.ErrNoStore):
 		return nil, fmt.Errorf("%w (create one with xqdb import or xqdb demo)", err)
-	case err != nil && strings.Contains(err.Error(), "Cannot acquire directory lock"):
-		return nil, fmt.Errorf("%s is in use by another xqdb (an import?); try again when it has finished: %w", c.String("db"), err)
 	}
 	if err == nil && s.MetadataMissing() && c.Command.Name != "check" {
 		fmt.Fprintf(c.App.ErrWriter, "xqdb: warning: %s has no metadata index (meta.bleve): --query and game lists cannot be answered; rebuild it with xqdb reindex --metadata --db %s\n", s.Dir(), s.Dir())
@@ -114,6 +112,9 @@ type treeJSON struct {
 	Unknown     int            `json:"unknown"` // games without a known result
 	EndedHere   int            `json:"ended_here"`
 	Moves       []treeMoveJSON `json:"moves"`
+	// Hint, when no game of the position's game was found, says how many
+	// games of the other game match --query.
+	Hint string `json:"hint,omitempty"`
 }
 
 type treeMoveJSON struct {
@@ -159,6 +160,11 @@ func runTree(c *cli.Context) error {
 		return err
 	}
 	out := treeOutput(pos, t, n, c.Int("limit"))
+	if out.Games == 0 {
+		if out.Hint, err = otherGameHint(s, g, c.String("query")); err != nil {
+			return err
+		}
+	}
 	if o, ok := pathOpening(g, c.String("fen"), c.String("moves")); ok {
 		out.Opening, out.OpeningName = o.Code, o.FullName()
 	}
@@ -174,6 +180,9 @@ func runTree(c *cli.Context) error {
 	fmt.Fprintf(w, "%d games: %s %s, draws %s, black %s, unknown %s", out.Games, first, pct(out.White, out.Games), pct(out.Draws, out.Games), pct(out.Black, out.Games), pct(out.Unknown, out.Games))
 	if out.EndedHere > 0 {
 		fmt.Fprintf(w, "; %d ended here", out.EndedHere)
+	}
+	if out.Hint != "" {
+		fmt.Fprintf(w, "\n%s", out.Hint)
 	}
 	fmt.Fprintf(w, "\n\n%-8s %-10s %7s %7s %7s %7s %7s %6s  %s\n", "move", strings.ToUpper(engine.Coordinate(g).String()), "games", first, "draws", "black", "unknown", "rating", "last")
 	for _, m := range out.Moves {
