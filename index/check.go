@@ -1,7 +1,6 @@
 package index
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strconv"
 
@@ -116,7 +115,7 @@ func (s *Store) countPostings(counts []uint32, total *int64) error {
 			it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
 			for it.Rewind(); it.Valid(); it.Next() {
 				k := it.Item().Key()
-				if len(k) < 6 || !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
+				if len(k) < 7 || !s.man.live(runOf(k)) {
 					continue
 				}
 				err := it.Item().Value(func(v []byte) error {

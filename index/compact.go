@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -23,7 +24,7 @@ func (s *Store) Compact() error {
 		return errors.New("index: store is open read-only")
 	}
 	if len(s.man.LiveRuns) > 1 {
-		if err := s.mergeRuns(); err != nil {
+		if err := s.mergeRuns(slices.Clone(s.man.LiveRuns)); err != nil {
 			return fmt.Errorf("index: merge runs: %w", err)
 		}
 	}

@@ -157,10 +157,10 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool) error {
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := it.Item().Key()
-			if len(k) != 15 || !s.man.live(binary.BigEndian.Uint32(k[11:])) {
+			if len(k) != statsKeyLen || !s.man.live(runOf(k)) {
 				continue
 			}
-			if _, found := slices.BinarySearch(reached, gameTagged(engine.Game(k[2]), binary.BigEndian.Uint64(k[3:11]))); !found {
+			if _, found := slices.BinarySearch(reached, gameTagged(engine.Game(k[2]), binary.BigEndian.Uint64(k[7:]))); !found {
 				continue
 			}
 			v, err := it.Item().ValueCopy(nil)
@@ -202,15 +202,18 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool) error {
 				if !hit {
 					continue
 				}
-				bt := txn.NewIterator(badger.IteratorOptions{Prefix: tailPrefix(byte(g), uint16(b))})
-				for bt.Rewind(); bt.Valid(); bt.Next() {
-					k := bt.Item().Key()
-					if !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
+				for _, run := range s.man.LiveRuns {
+					key := tailKey(byte(g), run, uint16(b))
+					item, err := txn.Get(key)
+					if errors.Is(err, badger.ErrKeyNotFound) {
 						continue
+					}
+					if err != nil {
+						return err
 					}
 					es = es[:0]
 					width, changed := 64, false
-					err := bt.Item().Value(func(v []byte) error {
+					err = item.Value(func(v []byte) error {
 						return decodeTail(v, func(gid, print uint32, w int) {
 							width = w
 							if isDel(gid) {
@@ -221,7 +224,6 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool) error {
 						})
 					})
 					if err == nil && changed {
-						key := bt.Item().KeyCopy(nil)
 						if len(es) == 0 {
 							err = wb.Delete(key)
 						} else {
@@ -229,11 +231,9 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool) error {
 						}
 					}
 					if err != nil {
-						bt.Close()
 						return err
 					}
 				}
-				bt.Close()
 			}
 		}
 		return nil

@@ -5,7 +5,13 @@ import "encoding/binary"
 // SchemaVersion is the on-disk format version. Changing any byte layout in
 // this package, or a game's Zobrist table, is a migration: bump it, and
 // Open refuses stores of another version.
-const SchemaVersion = 5 // 5: attributes gained the players' hash and the deleted mark
+//
+//	5  attributes gained the players' hash and the deleted mark
+//	6  a run's stats values and tail blocks sort together (S|game|run|key,
+//	   T|game|run|bucket; before, s|game|key|run and t|game|bucket|run),
+//	   so writing, merging and removing a run touch that run's keys only
+//	   (Migrate rewrites a version 5 store)
+const SchemaVersion = 6
 
 // Key prefixes. One byte each, then a separator for readability in dumps.
 const (
@@ -13,8 +19,12 @@ const (
 	prefixManifest = 'm' // m|                → manifest (see store.go)
 	prefixGame     = 'g' // g|gid(4)          → game record (record.go)
 	prefixAttrs    = 'a' // a|chunk(4)        → attributes (and de-duplication hashes, deleted marks) of 4096 games (attrs.go)
-	prefixStats    = 's' // s|game(1)|key(8)|run(4) → stats and game list of one run (stats.go)
-	prefixTail     = 't' // t|game(1)|bucket(2)|run(4) → tail block (tail.go)
+	prefixStats    = 'S' // S|game(1)|run(4)|key(8) → stats and game list of one run (stats.go)
+	prefixTail     = 'T' // T|game(1)|run(4)|bucket(2) → tail block (tail.go)
+
+	// Schema version 5's, run last (migrate.go).
+	prefixStatsV5 = 's' // s|game(1)|key(8)|run(4)
+	prefixTailV5  = 't' // t|game(1)|bucket(2)|run(4)
 )
 
 func gameKey(gid uint32) []byte {
@@ -36,23 +46,33 @@ func foldHash(h [16]byte) uint64 {
 	return binary.BigEndian.Uint64(h[:8]) ^ binary.BigEndian.Uint64(h[8:])*0x9e3779b97f4a7c15
 }
 
-func statsPrefix(game byte, key uint64) []byte {
-	k := []byte{prefixStats, '|', game, 0, 0, 0, 0, 0, 0, 0, 0}
-	binary.BigEndian.PutUint64(k[3:], key)
-	return k
+// runPrefix is where the stats values (prefixStats) or the tail blocks
+// (prefixTail) of one run of a game start.
+func runPrefix(kind, game byte, run uint32) []byte {
+	return binary.BigEndian.AppendUint32([]byte{kind, '|', game}, run)
 }
 
-func statsKey(game byte, key uint64, run uint32) []byte {
-	return binary.BigEndian.AppendUint32(statsPrefix(game, key), run)
+func statsKey(game byte, run uint32, key uint64) []byte {
+	return binary.BigEndian.AppendUint64(runPrefix(prefixStats, game, run), key)
 }
 
-func tailPrefix(game byte, bucket uint16) []byte {
-	return []byte{prefixTail, '|', game, byte(bucket >> 8), byte(bucket)}
+func tailKey(game byte, run uint32, bucket uint16) []byte {
+	return binary.BigEndian.AppendUint16(runPrefix(prefixTail, game, run), bucket)
 }
 
-func tailKey(game byte, bucket uint16, run uint32) []byte {
-	return binary.BigEndian.AppendUint32(tailPrefix(game, bucket), run)
+// runOf returns the run of a stats or tail key (0 for another key).
+func runOf(k []byte) uint32 {
+	if len(k) < 7 || (k[0] != prefixStats && k[0] != prefixTail) {
+		return 0
+	}
+	return binary.BigEndian.Uint32(k[3:7])
 }
+
+// Lengths of stats and tail keys.
+const (
+	statsKeyLen = 15
+	tailKeyLen  = 9
+)
 
 var (
 	versionKey  = []byte{prefixVersion, '|'}

@@ -3,15 +3,75 @@ package index
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
+	"slices"
 
 	"github.com/dgraph-io/badger/v4"
 )
 
-// mergeRuns rewrites all live runs' stats values and tail blocks as one new
-// run, so lookups read one value per position and one block per bucket.
-// The manifest switches to the new run in one commit; the old runs' values
-// then become garbage that cleanPending removes (also after a crash).
-func (s *Store) mergeRuns() error {
+// Runs are merged as an LSM tree merges its tables, by size tiers: a run's
+// tier is log4 of its games, and once mergeFanIn runs of the newest tier
+// (older runs of lower tiers with them) are live, they become one run of
+// the next tier. So an import that adds k games to a database of N merges
+// what it added, now and then with its tier's neighbours, never the whole
+// database: each game is rewritten about log4(N/k) times in all. Before,
+// the end of any import that left more than MaxRuns runs merged every run,
+// which made every eighth small import rewrite the whole position index.
+// MaxRuns still bounds the runs a lookup reads: past it, the newest runs
+// are merged whatever their tiers.
+const mergeFanIn = 4
+
+// runTier is log4 of a run's games; a run of unknown size is large.
+func runTier(games uint32, known bool) int {
+	if !known {
+		return 64
+	}
+	return (bits.Len32(max(games, 1)) - 1) / 2
+}
+
+// mergeFrom returns where the runs to merge start in live (oldest first),
+// or len(live) when no merge is due.
+func mergeFrom(live []uint32, sizes map[uint32]uint32, maxRuns int) int {
+	n := len(live)
+	if n < 2 {
+		return n
+	}
+	tier := func(run uint32) int { g, ok := sizes[run]; return runTier(g, ok) }
+	top := tier(live[n-1])
+	i := n - 1
+	for i > 0 && tier(live[i-1]) <= top {
+		i--
+	}
+	if n-i >= mergeFanIn && top < runTier(0, false) {
+		return i
+	}
+	if n > maxRuns {
+		return maxRuns - 1 // the newest n-maxRuns+1 runs: maxRuns remain
+	}
+	return n
+}
+
+// mergeDue merges runs while the policy asks for it.
+func (s *Store) mergeDue() error {
+	for {
+		from := mergeFrom(s.man.LiveRuns, s.man.RunGames, s.opts.MaxRuns)
+		if from >= len(s.man.LiveRuns) {
+			return nil
+		}
+		if err := s.mergeRuns(slices.Clone(s.man.LiveRuns[from:])); err != nil {
+			return err
+		}
+	}
+}
+
+// mergeRuns rewrites the stats values and tail blocks of runs (the newest
+// live runs, oldest first: their games are consecutive) as one new run,
+// so lookups read one value per position and bucket where they read one
+// per run. Each run's values sort together (keys.go), so it reads those
+// runs only. The manifest switches to the new run in one commit; the old
+// runs' values then become garbage that cleanPending removes (also after
+// a crash).
+func (s *Store) mergeRuns(runs []uint32) error {
 	run := s.man.NextRun
 	if err := s.updateManifest(func(m *manifest) { m.NextRun++; m.Pending = run }); err != nil {
 		return err
@@ -19,10 +79,39 @@ func (s *Store) mergeRuns() error {
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	err := s.db.View(func(txn *badger.Txn) error {
-		if err := s.mergeStatsValues(txn, wb, run); err != nil {
-			return err
+		for game := byte(0); game < 4; game++ {
+			if err := mergeValues(txn, runs, prefixStats, game, func(k []byte, vals [][]byte) error {
+				merged := &statsValue{}
+				for _, v := range vals {
+					o, err := decodeStats(v)
+					if err != nil {
+						return err
+					}
+					mergeStats(merged, o)
+				}
+				return wb.Set(statsKey(game, run, binary.BigEndian.Uint64(k)), encodeStats(nil, merged))
+			}); err != nil {
+				return err
+			}
+			var es []tailEntry
+			if err := mergeValues(txn, runs, prefixTail, game, func(k []byte, vals [][]byte) error {
+				es = es[:0]
+				width := 64
+				for _, v := range vals {
+					err := decodeTail(v, func(gid, print uint32, w int) {
+						es = append(es, tailEntry{gid, uint64(print) << (64 - w)})
+						width = min(width, w)
+					})
+					if err != nil {
+						return err
+					}
+				}
+				return wb.Set(tailKey(game, run, binary.BigEndian.Uint16(k)), encodeTail(nil, es, width))
+			}); err != nil {
+				return err
+			}
 		}
-		return s.mergeTailBlocks(txn, wb, run)
+		return nil
 	})
 	if err != nil {
 		return err
@@ -31,75 +120,74 @@ func (s *Store) mergeRuns() error {
 		return err
 	}
 	// The commit point; Pending stays set so cleanPending removes the old runs.
-	if err := s.updateManifest(func(m *manifest) { m.LiveRuns = []uint32{run} }); err != nil {
+	err = s.updateManifest(func(m *manifest) {
+		var total uint32
+		known := true
+		for _, r := range runs {
+			g, ok := m.RunGames[r]
+			total += g
+			known = known && ok
+		}
+		m.LiveRuns = slices.DeleteFunc(m.LiveRuns, func(r uint32) bool { return slices.Contains(runs, r) })
+		m.LiveRuns = append(m.LiveRuns, run)
+		if known {
+			if m.RunGames == nil {
+				m.RunGames = map[uint32]uint32{}
+			}
+			m.RunGames[run] = total
+		}
+	})
+	if err != nil {
 		return err
 	}
-	// The deleted runs leave the disk when Close compacts level 0.
 	return s.cleanPending()
 }
 
-// groupLive walks the live values under prefix, calling fn once per group
-// of keys that are equal but for their 4-byte run suffix.
-func (s *Store) groupLive(txn *badger.Txn, prefix []byte, fn func(group []byte, values [][]byte) error) error {
-	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
-	defer it.Close()
+// mergeValues walks the values of one kind (prefixStats or prefixTail) and
+// game in runs side by side, one iterator per run, calling fn once per
+// position key (stats) or bucket (tail), in order, with the values the
+// runs hold for it.
+func mergeValues(txn *badger.Txn, runs []uint32, kind, game byte, fn func(k []byte, vals [][]byte) error) error {
+	its := make([]*badger.Iterator, len(runs))
+	prefixes := make([][]byte, len(runs))
+	for i, r := range runs {
+		prefixes[i] = runPrefix(kind, game, r)
+		its[i] = txn.NewIterator(badger.IteratorOptions{Prefix: prefixes[i]})
+		defer its[i].Close()
+		its[i].Rewind()
+	}
 	var cur []byte
 	var vals [][]byte
-	flush := func() error {
-		if cur == nil || len(vals) == 0 {
+	for {
+		// The smallest key (below the run) among the iterators.
+		cur = cur[:0]
+		found := false
+		for i, it := range its {
+			if !it.Valid() {
+				continue
+			}
+			k := it.Item().Key()[len(prefixes[i]):]
+			if !found || bytes.Compare(k, cur) < 0 {
+				cur = append(cur[:0], k...)
+				found = true
+			}
+		}
+		if !found {
 			return nil
 		}
-		return fn(cur, vals)
-	}
-	for it.Rewind(); it.Valid(); it.Next() {
-		k := it.Item().Key()
-		if len(k) < 4 || !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
-			continue
-		}
-		g := k[:len(k)-4]
-		if !bytes.Equal(g, cur) {
-			if err := flush(); err != nil {
-				return err
+		vals = vals[:0]
+		for i, it := range its {
+			if it.Valid() && bytes.Equal(it.Item().Key()[len(prefixes[i]):], cur) {
+				v, err := it.Item().ValueCopy(nil)
+				if err != nil {
+					return err
+				}
+				vals = append(vals, v)
+				it.Next()
 			}
-			cur, vals = append([]byte(nil), g...), vals[:0]
 		}
-		v, err := it.Item().ValueCopy(nil)
-		if err != nil {
+		if err := fn(cur, vals); err != nil {
 			return err
 		}
-		vals = append(vals, v)
 	}
-	return flush()
-}
-
-func (s *Store) mergeStatsValues(txn *badger.Txn, wb *badger.WriteBatch, run uint32) error {
-	return s.groupLive(txn, []byte{prefixStats, '|'}, func(group []byte, vals [][]byte) error {
-		merged := &statsValue{}
-		for _, v := range vals {
-			o, err := decodeStats(v)
-			if err != nil {
-				return err
-			}
-			mergeStats(merged, o)
-		}
-		return wb.Set(binary.BigEndian.AppendUint32(group, run), encodeStats(nil, merged))
-	})
-}
-
-func (s *Store) mergeTailBlocks(txn *badger.Txn, wb *badger.WriteBatch, run uint32) error {
-	var es []tailEntry
-	return s.groupLive(txn, []byte{prefixTail, '|'}, func(group []byte, vals [][]byte) error {
-		es = es[:0]
-		width := 64
-		for _, v := range vals {
-			err := decodeTail(v, func(gid, print uint32, w int) {
-				es = append(es, tailEntry{gid, uint64(print) << (64 - w)})
-				width = min(width, w)
-			})
-			if err != nil {
-				return err
-			}
-		}
-		return wb.Set(binary.BigEndian.AppendUint32(group, run), encodeTail(nil, es, width))
-	})
 }

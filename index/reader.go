@@ -1,7 +1,6 @@
 package index
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -106,7 +105,7 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 	var cands []uint32
 	err = s.db.View(func(txn *badger.Txn) error {
 		for _, run := range s.man.LiveRuns {
-			item, err := txn.Get(tailKey(byte(game), tailBucket(key), run))
+			item, err := txn.Get(tailKey(byte(game), run, tailBucket(key)))
 			if errors.Is(err, badger.ErrKeyNotFound) {
 				continue
 			}
@@ -203,14 +202,17 @@ func (s *Store) statsOf(game engine.Game, key uint64, allGames bool) (*statsValu
 	}
 	merged := &statsValue{}
 	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: statsPrefix(byte(game), key)})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			k := it.Item().Key()
-			if !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
+		// One point read per live run: Badger's bloom filters answer most
+		// of them (a position is popular in few runs) without a block.
+		for _, run := range s.man.LiveRuns {
+			item, err := txn.Get(statsKey(byte(game), run, key))
+			if errors.Is(err, badger.ErrKeyNotFound) {
 				continue
 			}
-			err := it.Item().Value(func(v []byte) error {
+			if err != nil {
+				return err
+			}
+			err = item.Value(func(v []byte) error {
 				o, err := decodeStatsUpTo(v, maxGames)
 				if err == nil {
 					mergeStats(merged, o)

@@ -21,13 +21,15 @@ func (s *Store) ReindexPositions() error {
 	if err := s.loadAttrs(); err != nil {
 		return err
 	}
-	if err := s.updateManifest(func(m *manifest) { m.LiveRuns = nil }); err != nil {
+	if err := s.updateManifest(func(m *manifest) { m.LiveRuns, m.RunGames = nil, nil }); err != nil {
 		return err
 	}
 	if err := s.cleanPending(); err != nil { // every run is garbage now
 		return err
 	}
-	w := &Writer{s: s, history: &history{}, prior: map[uint32][]existingBlock{}}
+	// The counts start again with the index they describe.
+	w := &Writer{s: s, counts: newOpeningCounts()}
+	w.counts.changed = true
 	if err := w.loadPopular(); err != nil {
 		return err
 	}
@@ -72,14 +74,14 @@ func (s *Store) ReindexPositions() error {
 		if err != nil {
 			return fmt.Errorf("index: write positions of games %d–%d: %w", from, to-1, err)
 		}
-		if err := s.updateManifest(func(m *manifest) { m.LiveRuns = append(m.LiveRuns, rd.run); m.Pending = 0 }); err != nil {
+		if err := s.updateManifest(func(m *manifest) { m.addRun(rd.run, len(rd.recs)); m.Pending = 0 }); err != nil {
 			return err
 		}
 	}
-	if len(s.man.LiveRuns) > s.opts.MaxRuns {
-		return s.mergeRuns()
+	if err := w.counts.save(s.dir); err != nil {
+		return err
 	}
-	return nil
+	return s.mergeDue()
 }
 
 // ReindexMetadata rebuilds the metadata index from the game records: it

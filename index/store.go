@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"time"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/dgraph-io/badger/v4"
@@ -77,9 +78,22 @@ type manifest struct {
 	// games a deletion was removing when the process stopped (delete.go).
 	Deleted  uint32   `json:"deleted,omitempty"`
 	Deleting []uint32 `json:"deleting,omitempty"`
+	// RunGames counts the games of each live run when written (deletions
+	// do not lower it), for the merge policy (merge.go); a run without a
+	// count is taken as large.
+	RunGames map[uint32]uint32 `json:"run_games,omitempty"`
 }
 
 func (m *manifest) live(run uint32) bool { return slices.Contains(m.LiveRuns, run) }
+
+// addRun makes run live, with its games.
+func (m *manifest) addRun(run uint32, games int) {
+	m.LiveRuns = append(m.LiveRuns, run)
+	if m.RunGames == nil {
+		m.RunGames = map[uint32]uint32{}
+	}
+	m.RunGames[run] = uint32(games)
+}
 
 // Store is an open database folder: Badger in badger/, Bleve in meta.bleve/.
 type Store struct {
@@ -166,6 +180,13 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		WithValueThreshold(1 << 20). // keep values in the LSM, compressed
 		WithValueLogFileSize(64 << 20).
 		WithNumVersionsToKeep(1).
+		// Every import leaves a level-0 table (its last memtable), and a
+		// level-0 compaction rewrites the base level's tables it overlaps:
+		// all of them, since a table holds keys of every kind. Ten tables
+		// before one (Badger's default is five) halves how often small
+		// imports pay for that; reads check each table's bloom filter.
+		WithNumLevelZeroTables(10).
+		WithNumLevelZeroTablesStall(30).
 		// No compaction on close: it would compress every table a second
 		// time (0.6 CPU-seconds at the end of a 140,000-game import) for
 		// nothing a first import deleted. Badger compacts level 0 itself
@@ -173,6 +194,31 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		// merges delete.
 		WithCompactL0OnClose(false)
 }
+
+// settle waits until Badger has no compaction due, or makes no progress
+// for settleStall (a store too busy to settle is left as it is).
+func (s *Store) settle() {
+	var last []badger.LevelInfo
+	since := time.Now()
+	for {
+		levels := s.db.Levels()
+		due := false
+		for _, l := range levels {
+			due = due || l.Adjusted >= 1
+		}
+		if !due {
+			return
+		}
+		if !slices.EqualFunc(levels, last, func(a, b badger.LevelInfo) bool { return a.Size == b.Size && a.NumTables == b.NumTables }) {
+			last, since = levels, time.Now()
+		} else if time.Since(since) > settleStall {
+			return
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+const settleStall = 30 * time.Second
 
 // Close closes the store.
 func (s *Store) Close() error {
@@ -200,7 +246,11 @@ func (s *Store) checkSchema() error {
 			return err
 		}
 		return item.Value(func(v []byte) error {
-			if ver, _ := binary.Uvarint(v); ver != SchemaVersion {
+			ver, _ := binary.Uvarint(v)
+			switch {
+			case ver == 5:
+				return fmt.Errorf("%w: %s has version 5, this xqdb reads %d: run xqdb migrate --db %s (or export the games and import them into a new folder)", ErrSchemaMismatch, s.dir, SchemaVersion, s.dir)
+			case ver != SchemaVersion:
 				return fmt.Errorf("%w: %s has version %d, this xqdb reads %d (import the games again into a new folder)", ErrSchemaMismatch, s.dir, ver, SchemaVersion)
 			}
 			return nil
@@ -256,21 +306,34 @@ func (s *Store) setMetaIndexed(gid uint32) error {
 // Games returns how many games the store holds.
 func (s *Store) Games() int { return int(s.man.NextGid - 1 - s.man.Deleted) }
 
-// cleanPending removes what an interrupted run or merge wrote: game records
-// and hashes at or past NextGid, and stats and tail values of runs that are
-// not live.
+// cleanPending removes what an interrupted run or merge wrote, and the
+// runs a merge replaced: game records at or past NextGid, and stats and
+// tail values of runs that are not live. A run's values sort together, so
+// it reads the garbage and one key of each live run, not the store.
 func (s *Store) cleanPending() error {
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	err := s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
 		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			k := it.Item().Key()
-			if s.isGarbage(k, it.Item()) {
+		games := []byte{prefixGame, '|'}
+		for it.Seek(gameKey(s.man.NextGid)); it.ValidForPrefix(games); it.Next() {
+			if err := wb.Delete(it.Item().KeyCopy(nil)); err != nil {
+				return err
+			}
+		}
+		for _, kind := range []byte{prefixStats, prefixTail} {
+			prefix := []byte{kind, '|'}
+			for it.Seek(prefix); it.ValidForPrefix(prefix); {
+				k := it.Item().Key()
+				if run := runOf(k); len(k) >= 7 && s.man.live(run) {
+					it.Seek(runPrefix(kind, k[2], run+1)) // past the live run
+					continue
+				}
 				if err := wb.Delete(it.Item().KeyCopy(nil)); err != nil {
 					return err
 				}
+				it.Next()
 			}
 		}
 		return nil
@@ -281,18 +344,12 @@ func (s *Store) cleanPending() error {
 	if err := wb.Flush(); err != nil {
 		return err
 	}
-	return s.updateManifest(func(m *manifest) { m.Pending = 0 })
-}
-
-func (s *Store) isGarbage(k []byte, item *badger.Item) bool {
-	if len(k) < 2 {
-		return false
-	}
-	switch k[0] {
-	case prefixGame:
-		return len(k) == 6 && binary.BigEndian.Uint32(k[2:]) >= s.man.NextGid
-	case prefixStats, prefixTail:
-		return len(k) >= 4 && !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:]))
-	}
-	return false
+	return s.updateManifest(func(m *manifest) {
+		m.Pending = 0
+		for run := range m.RunGames {
+			if !m.live(run) {
+				delete(m.RunGames, run)
+			}
+		}
+	})
 }

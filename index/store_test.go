@@ -326,7 +326,7 @@ func TestPositionCountsEachGameOnce(t *testing.T) {
 	start := position(t)
 	wb := s.db.NewWriteBatch()
 	run := s.man.LiveRuns[0]
-	wb.Set(tailKey(byte(engine.Xiangqi), tailBucket(start.Key()), run), encodeTail(nil, []tailEntry{{1, start.Key() << tailBucketBits}}, 8))
+	wb.Set(tailKey(byte(engine.Xiangqi), run, tailBucket(start.Key())), encodeTail(nil, []tailEntry{{1, start.Key() << tailBucketBits}}, 8))
 	if err := wb.Flush(); err != nil {
 		t.Fatal(err)
 	}
@@ -397,20 +397,11 @@ func TestOpenRefusesOtherSchema(t *testing.T) {
 
 // TestPromotionAcrossRuns: a position reached by PromoteAt games gets a
 // stats entry even when no single run holds that many, whether the runs
-// come from one import (counted in memory) or from several (counted from
-// the earlier runs' tail blocks).
+// come from one import or from several (counted in the store's opening
+// counts, counts.go).
 func TestPromotionAcrossRuns(t *testing.T) {
 	games := [][]string{{"h2e2", "h9g7", "h0g2"}, {"h2e2", "h9g7", "b0c2"}, {"h2e2", "h9g7", "i0i1"}}
-	defer func(n int) { maxHistory = n }(maxHistory)
-	defer func(n int) { maxPriorPrints = n }(maxPriorPrints)
-	for _, imports := range [][]int{{3}, {1, 2}, {1, 1, 1}, {-3}, {-1, -1, -1}} {
-		maxHistory, maxPriorPrints = 32<<20, 64<<20
-		if imports[0] < 0 { // in-memory counts that overflow at once, and no earlier blocks kept
-			for i := range imports {
-				imports[i] = -imports[i]
-			}
-			maxHistory, maxPriorPrints = 0, 0
-		}
+	for _, imports := range [][]int{{3}, {1, 2}, {1, 1, 1}} {
 		s, err := Open(t.TempDir(), Options{RunGames: 1, PromoteAt: 3, MaxRuns: 10})
 		if err != nil {
 			t.Fatal(err)
@@ -433,7 +424,7 @@ func TestPromotionAcrossRuns(t *testing.T) {
 		}
 		popular, _, _, err := s.PositionCounts()
 		if err != nil || popular != 3 {
-			t.Errorf("imports %v (maxHistory %d): %d popular positions (%v), want 3: the start, after h2e2, after h2e2 h9g7", imports, maxHistory, popular, err)
+			t.Errorf("imports %v: %d popular positions (%v), want 3: the start, after h2e2, after h2e2 h9g7", imports, popular, err)
 		}
 		st, _ := s.Position(engine.Xiangqi, position(t, "h2e2", "h9g7"), false)
 		if totalGames(st.Moves) != 3 {

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"bytes"
 	"encoding/binary"
 	"io/fs"
 	"path/filepath"
@@ -68,15 +67,19 @@ func (s *Store) PositionCounts() (popular, popularPostings, tailPostings int64, 
 	err = s.db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{})
 		defer it.Close()
-		var last []byte
+		// A position popular in several runs has a value in each.
+		seen := map[[9]byte]bool{}
 		for it.Seek([]byte{prefixStats, '|'}); it.ValidForPrefix([]byte{prefixStats, '|'}); it.Next() {
 			k := it.Item().Key()
-			if !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
+			if len(k) != statsKeyLen || !s.man.live(runOf(k)) {
 				continue
 			}
-			if !bytes.Equal(k[:len(k)-4], last) {
+			var pos [9]byte
+			pos[0] = k[2]
+			copy(pos[1:], k[7:])
+			if !seen[pos] {
 				popular++
-				last = append(last[:0], k[:len(k)-4]...)
+				seen[pos] = true
 			}
 			err := it.Item().Value(func(v []byte) error {
 				st, err := decodeStats(v)
@@ -91,7 +94,7 @@ func (s *Store) PositionCounts() (popular, popularPostings, tailPostings int64, 
 		}
 		for it.Seek([]byte{prefixTail, '|'}); it.ValidForPrefix([]byte{prefixTail, '|'}); it.Next() {
 			k := it.Item().Key()
-			if !s.man.live(binary.BigEndian.Uint32(k[len(k)-4:])) {
+			if !s.man.live(runOf(k)) {
 				continue
 			}
 			_ = it.Item().Value(func(v []byte) error {

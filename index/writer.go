@@ -68,16 +68,9 @@ type Writer struct {
 	// popular holds, per game (by Game%4), the keys of the positions with
 	// stats entries; loaded on the first flush.
 	popular *[4]keySet
-	// history counts the opening positions this writer's runs left in the
-	// tail (nil once it holds maxHistory of them: then the tail blocks of
-	// every live run are read instead). priorRuns are the runs live when
-	// the writer started, whose tail blocks give the rest of the history;
-	// prior keeps them decoded, bucket by bucket, up to maxPriorPrints
-	// fingerprints (priorPrints).
-	history     *history
-	priorRuns   []uint32
-	prior       map[uint32][]existingBlock // by game<<16 | bucket
-	priorPrints int
+	// counts counts the games that reached each opening position and were
+	// left in the tail, in every run so far (counts.go): promotion asks it.
+	counts      *openingCounts
 	docs        []pendingDoc
 	added       int
 	gamesBefore int // the store's games when the writer started
@@ -114,10 +107,11 @@ func (s *Store) NewWriter() (*Writer, error) {
 	if !ok {
 		return nil, errors.New("index: unexpected metadata mapping")
 	}
-	w := &Writer{s: s, im: im, next: s.man.NextGid, gamesBefore: s.Games()}
-	w.history = &history{}
-	w.priorRuns = slices.Clone(s.man.LiveRuns)
-	w.prior = map[uint32][]existingBlock{}
+	counts, err := loadOpeningCounts(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	w := &Writer{s: s, im: im, next: s.man.NextGid, gamesBefore: s.Games(), counts: counts}
 	w.meta = startMetaIndexer(s, im)
 	if err := w.meta.catchUp(); err != nil {
 		w.meta.close()
@@ -453,7 +447,7 @@ func (w *Writer) writeRun(rd *runData) error {
 	}
 	err := s.updateManifest(func(m *manifest) {
 		m.NextGid = rd.next
-		m.LiveRuns = append(m.LiveRuns, rd.run)
+		m.addRun(rd.run, len(rd.recs))
 		m.Pending = 0
 	})
 	return err
@@ -467,16 +461,9 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 	attrsOf := func(gid uint32) Attrs { return rd.attrs[gid-firstGid] }
 	promote := w.s.opts.PromoteAt
 	var tail tailWriter
-	tail.init(w.s, wb, rd.run)
-	if w.history != nil {
-		// The writer's own runs are in w.history: read only the earlier ones.
-		tail.runs, tail.cache = w.priorRuns, w
-	} else {
-		tail.runs = w.s.man.LiveRuns
-	}
+	tail.init(wb, rd.run)
 	var byKey []occurrence
 	var popKeys []uint64
-	var newHistory []uint64
 	var grouper grouper
 	for b := 0; b+1 < len(starts); b++ {
 		bucket := occ[starts[b]:starts[b+1]] // in gid order
@@ -500,16 +487,11 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 				popular = true
 			}
 			if !popular && group[0].ply <= promoteByHistoryPlies {
-				seen, err := tail.countExisting(game, key)
-				if err != nil {
-					return err
-				}
-				if w.history != nil {
-					seen += w.history.count(game, key)
-				}
-				popular = len(group)+seen >= promote
-				if !popular && w.history != nil {
-					newHistory = append(newHistory, historyEntry(key, len(group)))
+				// Earlier runs' games count too: a position reached by a
+				// few games in each of many runs is popular.
+				popular = len(group)+w.counts.count(game, key) >= promote
+				if !popular {
+					w.counts.add(game, key, len(group))
 				}
 			}
 			if !popular {
@@ -522,13 +504,9 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			for _, o := range group {
 				v.add(o.gid, o.code, attrsOf(o.gid))
 			}
-			if err := wb.Set(statsKey(byte(game), key, rd.run), encodeStats(nil, &v)); err != nil {
+			if err := wb.Set(statsKey(byte(game), rd.run, key), encodeStats(nil, &v)); err != nil {
 				return err
 			}
-		}
-		if w.history != nil {
-			w.history.add(game, uint16(b%tailBuckets), newHistory)
-			newHistory = newHistory[:0]
 		}
 		// The tail takes the rest in gid order, as its blocks are coded.
 		if err := tail.enter(game, uint16(b%tailBuckets)); err != nil {
@@ -540,16 +518,13 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			}
 		}
 	}
-	if w.history != nil && w.history.entries > maxHistory {
-		w.history, w.prior = nil, nil
-	}
 	return tail.finish()
 }
 
 // promoteByHistoryPlies bounds where earlier runs' tail postings count
 // towards promoting a position: the positions many games share are opening
 // positions, and the tail's fingerprints only estimate counts (a stray
-// match could promote a position to a costly stats entry).
+// count could promote a position to a costly stats entry).
 const promoteByHistoryPlies = 24
 
 // tailBuckets is the number of tail buckets of one game.
@@ -644,42 +619,26 @@ func (w *Writer) loadPopular() error {
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := it.Item().Key()
-			if len(k) == 15 && w.s.man.live(binary.BigEndian.Uint32(k[11:])) {
-				w.popular[k[2]%4].add(binary.BigEndian.Uint64(k[3:11]))
+			if len(k) == statsKeyLen && w.s.man.live(runOf(k)) {
+				w.popular[k[2]%4].add(binary.BigEndian.Uint64(k[7:]))
 			}
 		}
 		return nil
 	})
 }
 
-// tailWriter gathers one run's tail postings bucket by bucket (occurrences
-// arrive sorted by key, so buckets arrive in order) and counts the postings
-// earlier runs hold, to promote positions that become popular.
+// tailWriter gathers one run's tail postings bucket by bucket (buckets
+// arrive in order) and writes each bucket's block.
 type tailWriter struct {
-	s       *Store
 	wb      *badger.WriteBatch
 	run     uint32
 	game    engine.Game
 	bucket  int // -1 before the first
 	entries []tailEntry
-	// runs are the runs whose postings count (when live), and cache, when
-	// set, keeps their decoded blocks for later runs of its writer.
-	runs  []uint32
-	cache *Writer
-	// existing postings of the current bucket in those runs, per block:
-	// the fingerprint width and the sorted fingerprints (an estimate: only
-	// the promotion uses it); read on the first count asked in a bucket
-	existing []existingBlock
-	loaded   bool
 }
 
-type existingBlock struct {
-	width  int
-	prints []uint32
-}
-
-func (t *tailWriter) init(s *Store, wb *badger.WriteBatch, run uint32) {
-	*t = tailWriter{s: s, wb: wb, run: run, bucket: -1}
+func (t *tailWriter) init(wb *badger.WriteBatch, run uint32) {
+	*t = tailWriter{wb: wb, run: run, bucket: -1}
 }
 
 func (t *tailWriter) enter(game engine.Game, bucket uint16) error {
@@ -690,84 +649,14 @@ func (t *tailWriter) enter(game engine.Game, bucket uint16) error {
 		return err
 	}
 	t.game, t.bucket = game, int(bucket)
-	t.existing, t.loaded = t.existing[:0], false
 	return nil
-}
-
-// maxPriorPrints bounds the fingerprints a writer keeps decoded (4 bytes
-// each): past it, blocks are decoded again at each run.
-var maxPriorPrints = 64 << 20 // a variable for tests
-
-// loadExisting reads the current bucket's blocks of t.runs (those live).
-func (t *tailWriter) loadExisting() error {
-	t.loaded = true
-	if len(t.runs) == 0 {
-		return nil
-	}
-	id := uint32(t.game)<<16 | uint32(t.bucket)
-	if t.cache != nil {
-		if bs, ok := t.cache.prior[id]; ok {
-			t.existing = append(t.existing, bs...)
-			return nil
-		}
-	}
-	err := t.s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: tailPrefix(byte(t.game), uint16(t.bucket))})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			k := it.Item().Key()
-			run := binary.BigEndian.Uint32(k[len(k)-4:])
-			if !t.s.man.live(run) || !slices.Contains(t.runs, run) {
-				continue
-			}
-			var eb existingBlock
-			err := it.Item().Value(func(v []byte) error {
-				return decodeTail(v, func(_, print uint32, w int) { eb.width = w; eb.prints = append(eb.prints, print) })
-			})
-			slices.Sort(eb.prints)
-			t.existing = append(t.existing, eb)
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if w := t.cache; err == nil && w != nil && w.prior != nil {
-		for _, eb := range t.existing {
-			w.priorPrints += len(eb.prints)
-		}
-		if w.priorPrints <= maxPriorPrints {
-			w.prior[id] = slices.Clone(t.existing)
-		}
-	}
-	return err
-}
-
-func (t *tailWriter) countExisting(game engine.Game, key uint64) (int, error) {
-	if err := t.enter(game, tailBucket(key)); err != nil {
-		return 0, err
-	}
-	if !t.loaded {
-		if err := t.loadExisting(); err != nil {
-			return 0, err
-		}
-	}
-	n := 0
-	for _, eb := range t.existing {
-		p := printOf(key<<tailBucketBits, eb.width)
-		i, found := slices.BinarySearch(eb.prints, p)
-		for ; found && i < len(eb.prints) && eb.prints[i] == p; i++ {
-			n++
-		}
-	}
-	return n, nil
 }
 
 func (t *tailWriter) finish() error {
 	if len(t.entries) == 0 {
 		return nil
 	}
-	err := t.wb.Set(tailKey(byte(t.game), uint16(t.bucket), t.run), encodeTail(nil, t.entries, fingerprintBits(len(t.entries))))
+	err := t.wb.Set(tailKey(byte(t.game), t.run, uint16(t.bucket)), encodeTail(nil, t.entries, fingerprintBits(len(t.entries))))
 	t.entries = t.entries[:0]
 	return err
 }
@@ -792,13 +681,23 @@ func (w *Writer) Close() error {
 	if werr := w.wait(); err == nil {
 		err = werr
 	}
-	// Merging runs rewrites the position index beside the old runs: only
-	// with room for a copy of the store.
-	if err == nil && len(w.s.man.LiveRuns) > w.s.opts.MaxRuns && w.s.roomFor(allocatedBytes(filepath.Join(w.s.dir, "badger"))) {
-		err = w.s.mergeRuns()
+	if err == nil {
+		err = w.counts.save(w.s.dir)
+	}
+	// Merging runs rewrites them beside the old ones: only with room for a
+	// copy of the store.
+	if err == nil && mergeFrom(w.s.man.LiveRuns, w.s.man.RunGames, w.s.opts.MaxRuns) < len(w.s.man.LiveRuns) && w.s.roomFor(allocatedBytes(filepath.Join(w.s.dir, "badger"))) {
+		err = w.s.mergeDue()
 	}
 	if merr := <-metaDone; err == nil {
 		err = merr
+	}
+	// An import that added a quarter of the store or more waits for the
+	// compactions its writes made due: the next import, however small,
+	// would wait for them otherwise (Badger's Close finishes a compaction
+	// under way), as 100 games added to a million waited 5 seconds.
+	if err == nil && w.added > 0 && w.added >= w.gamesBefore/4 {
+		w.s.settle()
 	}
 	return err
 }

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/xqdb/xqdb/index"
+)
+
+var migrateCommand = &cli.Command{
+	Name:      "migrate",
+	Usage:     "rewrite a database written by an older xqdb in this one's format",
+	ArgsUsage: " ",
+	Description: `Brings the database to the current on-disk format (schema version 6) in
+place. A version 5 database (xqdb before the growth work of issue 18) keys
+its position index with the run last; migrate rewrites those keys, which
+takes about as long as reading the position index once. Older versions
+cannot be migrated: export their games with the xqdb that wrote them and
+import them into a new folder. Other commands refuse an older database
+with a message that says which to do. Stopped half-way, migrate can be run
+again; on a current database it does nothing.
+
+Example:
+   xqdb migrate --db ./xqdb-data`,
+	Flags:  []cli.Flag{dbFlag, jsonFlag},
+	Action: runMigrate,
+}
+
+type migrateSummary struct {
+	From int `json:"from_version"`
+	To   int `json:"to_version"`
+}
+
+func runMigrate(c *cli.Context) error {
+	from, err := index.Migrate(c.String("db"))
+	if err != nil {
+		return err
+	}
+	sum := migrateSummary{From: int(from), To: index.SchemaVersion}
+	if c.Bool("json") {
+		return writeJSON(c.App.Writer, sum)
+	}
+	if sum.From == sum.To {
+		fmt.Fprintf(c.App.Writer, "%s already has schema version %d: nothing to do\n", c.String("db"), sum.To)
+		return nil
+	}
+	fmt.Fprintf(c.App.Writer, "migrated %s from schema version %d to %d\n", c.String("db"), sum.From, sum.To)
+	return nil
+}

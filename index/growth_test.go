@@ -1,0 +1,147 @@
+package index
+
+import (
+	"cmp"
+	"slices"
+	"testing"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/games"
+)
+
+// TestMergeFrom: the merge policy merges the newest runs of one size tier
+// (log4 of their games) once mergeFanIn of them are live, older runs of
+// lower tiers with them, and merges the newest runs whatever their sizes
+// past MaxRuns; a run of unknown size is never merged by tier.
+func TestMergeFrom(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		sizes []uint32 // 0: unknown
+		max   int
+		want  int
+	}{
+		{"one run", []uint32{1000}, 8, 1},
+		{"a large run and three small", []uint32{1_000_000, 10_000, 10_000, 10_000}, 8, 4},
+		{"a large run and four small", []uint32{1_000_000, 10_000, 10_000, 10_000, 10_000}, 8, 1},
+		{"four small after a middle one", []uint32{1_000_000, 40_000, 10_000, 10_000, 10_000, 10_000}, 8, 2},
+		{"a smaller run among them", []uint32{1_000_000, 40_000, 100, 10_000, 10_000, 10_000}, 8, 2},
+		{"the newest run larger", []uint32{100, 100, 100, 10_000}, 8, 0},
+		{"the newest run smaller", []uint32{10_000, 10_000, 10_000, 100}, 8, 4},
+		{"past MaxRuns", []uint32{1 << 20, 1 << 18, 1 << 16, 1 << 14}, 3, 2},
+		{"unknown sizes", []uint32{0, 0, 0, 0}, 8, 4},
+		{"unknown sizes past MaxRuns", []uint32{0, 0, 0, 0}, 2, 1},
+		{"small runs after an unknown one", []uint32{0, 5, 5, 5, 5}, 8, 1},
+	} {
+		live := make([]uint32, len(tt.sizes))
+		sizes := map[uint32]uint32{}
+		for i, n := range tt.sizes {
+			live[i] = uint32(10 + i)
+			if n > 0 {
+				sizes[live[i]] = n
+			}
+		}
+		if got := mergeFrom(live, sizes, tt.max); got != tt.want {
+			t.Errorf("%s: mergeFrom = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
+
+// TestManySmallImportsAnswerAsOne is issue 18's proof: a database built
+// by many small imports (whose runs merge by tiers, and whose promotions
+// count earlier imports' games through the opening counts) and one built
+// by one large import give the same tree and the same game list at every
+// position the games reach.
+func TestManySmallImportsAnswerAsOne(t *testing.T) {
+	gs := randomGames(t, 160)
+	build := func(opts Options, sizes []int) *Store {
+		s, err := Open(t.TempDir(), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		next := 0
+		for _, n := range sizes {
+			w, err := s.NewWriter()
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range gs[next : next+n] {
+				if _, err := w.Add(g); err != nil {
+					t.Fatal(err)
+				}
+			}
+			next += n
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if next != len(gs) {
+			t.Fatalf("imports of %v games: %d, want %d", sizes, next, len(gs))
+		}
+		return s
+	}
+	one := build(Options{RunGames: 1000, PromoteAt: 3}, []int{160})
+	defer one.Close()
+
+	type gameAt struct {
+		gid  uint32
+		code uint16
+	}
+	answer := func(s *Store, p engine.Position, withGames bool) ([]MoveStats, []gameAt) {
+		st, err := s.Position(engine.Xiangqi, p, withGames)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves := slices.Clone(st.Moves)
+		slices.SortFunc(moves, func(a, b MoveStats) int { return cmp.Compare(a.Code, b.Code) })
+		var hits []gameAt
+		for _, h := range st.Games {
+			hits = append(hits, gameAt{h.Gid, h.Code})
+		}
+		slices.SortFunc(hits, func(a, b gameAt) int { return cmp.Or(cmp.Compare(a.gid, b.gid), cmp.Compare(a.code, b.code)) })
+		return moves, hits
+	}
+	for _, tt := range []struct {
+		name  string
+		opts  Options
+		sizes []int
+	}{
+		{"twenty imports of eight", Options{RunGames: 8, PromoteAt: 3}, slices.Repeat([]int{8}, 20)},
+		{"a large import, then ten small", Options{RunGames: 20, PromoteAt: 3}, append([]int{100}, slices.Repeat([]int{6}, 10)...)},
+		{"growing imports, runs of one game", Options{RunGames: 1, PromoteAt: 3, MaxRuns: 6}, []int{1, 2, 3, 4, 6, 8, 10, 16, 30, 80}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			s := build(tt.opts, tt.sizes)
+			defer s.Close()
+			if len(s.man.LiveRuns) > max(tt.opts.MaxRuns, 8) {
+				t.Fatalf("%d live runs", len(s.man.LiveRuns))
+			}
+			if int(s.man.NextRun)-1 == len(s.man.LiveRuns) {
+				t.Fatalf("no runs were merged: the test does not exercise merges")
+			}
+			checked := 0
+			for i, g := range gs {
+				if i%4 != 0 { // sampled games, every position of each
+					continue
+				}
+				p, _ := games.New(engine.Xiangqi, "")
+				for ply := 0; ; ply++ {
+					for _, withGames := range []bool{true, false} {
+						wantMoves, wantGames := answer(one, p, withGames)
+						gotMoves, gotGames := answer(s, p, withGames)
+						if !slices.Equal(gotMoves, wantMoves) || !slices.Equal(gotGames, wantGames) {
+							t.Fatalf("%s (game list %v): small imports say %+v %v, one import %+v %v", p.FEN(), withGames, gotMoves, gotGames, wantMoves, wantGames)
+						}
+					}
+					checked++
+					if ply == len(g.Moves) {
+						break
+					}
+					p.Make(g.Moves[ply])
+				}
+			}
+			if checked < 300 {
+				t.Fatalf("%d positions checked", checked)
+			}
+		})
+	}
+}
