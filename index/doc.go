@@ -11,8 +11,8 @@
 //     last date) and the run's game list (gid deltas and the slot of the
 //     move played), so a tree query on the start position reads a few
 //     values, not 100,000 games.
-//   - Every other occurrence goes to the tail: per game, 14-bit key bucket
-//     and run, a block t|game|bucket|run of (gid, fingerprint) pairs,
+//   - Every other occurrence goes to the tail: per game, run and 14-bit
+//     key bucket, a block T|game|run|bucket of (gid, fingerprint) pairs,
 //     Rice-coded gid gaps and fingerprints only as wide as the block needs.
 //     A lookup reads the bucket's blocks and replays the few candidate
 //     games, which both verifies the real position (64-bit keys can
@@ -25,8 +25,11 @@
 // Imports are batched into runs. A run writes everything keyed so that
 // redoing it rewrites the same bytes, then commits by updating the manifest
 // (next game id, live runs). After a crash the next import redoes the
-// uncommitted run: nothing is lost or doubled. Past MaxRuns live runs, the
-// end of an import merges them into one.
+// uncommitted run: nothing is lost or doubled. A run's values sort
+// together, so the end of an import merges runs by size tiers (merge.go)
+// reading the merged runs only, and promotion counts earlier runs' games
+// in a fixed-size sketch (counts.go): an import costs what it adds, not
+// what the store holds (issue 18).
 //
 //	file         what
 //	keys.go      key prefixes and byte layouts (the on-disk format)
@@ -37,7 +40,9 @@
 //	meta.go      Bleve mapping and documents
 //	store.go     Open/Close, schema version, manifest
 //	writer.go    the import writer: dedupe, runs, flush, commit
-//	merge.go     merging runs
+//	merge.go     merging runs by size tiers
+//	counts.go    the opening positions' counts that promotion asks (a sketch)
+//	migrate.go   rewriting a store of the previous schema version
 //	metaindex.go feeding Bleve in the background
 //	reader.go    lookups: positions, games, attributes
 //	search.go    metadata queries (Bleve query strings, adapted to the fields)
