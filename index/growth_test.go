@@ -145,3 +145,64 @@ func TestManySmallImportsAnswerAsOne(t *testing.T) {
 		})
 	}
 }
+
+// TestDuplicatesByHashEntries: a writer finds the games already stored
+// through their h| entries, without loading every game's attributes; a
+// store without those entries (written before them) gets them from its
+// attributes once, at its next import, and finds its duplicates as well.
+func TestDuplicatesByHashEntries(t *testing.T) {
+	gs := randomGames(t, 30)
+	dir := t.TempDir()
+	add := func(s *Store, want int) {
+		t.Helper()
+		w, err := s.NewWriter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dups := 0
+		for _, g := range gs {
+			res, err := w.Add(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Duplicate {
+				dups++
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if dups != want {
+			t.Fatalf("%d duplicates, want %d", dups, want)
+		}
+	}
+	s, err := Open(dir, Options{RunGames: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	add(s, 0)
+	s.Close()
+	if s, err = Open(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	add(s, len(gs))
+	if s.attrs != nil {
+		t.Errorf("the writer loaded every game's attributes")
+	}
+	// Forget the h| entries, as a store written before them.
+	if err := s.db.DropPrefix([]byte{prefixHash, '|'}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.updateManifest(func(m *manifest) { m.HashedUpTo = 0 }); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err = Open(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	add(s, len(gs))
+	if s.Games() != len(gs) || s.man.HashedUpTo != s.man.NextGid {
+		t.Errorf("%d games, hashed up to %d of %d", s.Games(), s.man.HashedUpTo, s.man.NextGid)
+	}
+}

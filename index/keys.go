@@ -22,6 +22,8 @@ const (
 	prefixStats    = 'S' // S|game(1)|run(4)|key(8) → stats and game list of one run (stats.go)
 	prefixTail     = 'T' // T|game(1)|run(4)|bucket(2) → tail block (tail.go)
 
+	prefixHash = 'h' // h|hash(8)       → gids of the games with these moves (uvarint deltas; hashes.go)
+
 	// Schema version 5's, run last (migrate.go).
 	prefixStatsV5 = 's' // s|game(1)|key(8)|run(4)
 	prefixTailV5  = 't' // t|game(1)|bucket(2)|run(4)
@@ -44,6 +46,10 @@ func attrsKey(chunk uint32) []byte {
 // (about 1 in 37).
 func foldHash(h [16]byte) uint64 {
 	return binary.BigEndian.Uint64(h[:8]) ^ binary.BigEndian.Uint64(h[8:])*0x9e3779b97f4a7c15
+}
+
+func hashKey(h uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte{prefixHash, '|'}, h)
 }
 
 // runPrefix is where the stats values (prefixStats) or the tail blocks

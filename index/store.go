@@ -82,6 +82,8 @@ type manifest struct {
 	// do not lower it), for the merge policy (merge.go); a run without a
 	// count is taken as large.
 	RunGames map[uint32]uint32 `json:"run_games,omitempty"`
+	// HashedUpTo: games below it have their h| entry (hashes.go).
+	HashedUpTo uint32 `json:"hashed_up_to,omitempty"`
 }
 
 func (m *manifest) live(run uint32) bool { return slices.Contains(m.LiveRuns, run) }

@@ -88,7 +88,9 @@ func encodeTail(dst []byte, es []tailEntry, width int) []byte {
 }
 
 // decodeTail calls fn for every entry of a block, in gid order, with its
-// fingerprint and the fingerprint's width.
+// fingerprint and the fingerprint's width. It reads the bits 64 at a time
+// (a lookup decodes a whole block: thousands of entries in a large
+// database, the better part of a tree's time when read bit by bit).
 func decodeTail(b []byte, fn func(gid, print uint32, width int)) error {
 	n, m := binary.Uvarint(b)
 	if m <= 0 || len(b) < m+2 {
@@ -98,19 +100,47 @@ func decodeTail(b []byte, fn func(gid, print uint32, width int)) error {
 	if w < 8 || w > 24 || k > 31 || n > uint64(len(b))*8 {
 		return fmt.Errorf("index: corrupt tail block parameters")
 	}
-	r := bitReader{buf: b[m+2:]}
+	buf := b[m+2:]
+	total := uint64(len(buf)) * 8
+	pos := uint64(0) // bit position
+	// window returns the bits from pos on (at least 57 of them, zeros past
+	// the end).
+	window := func() uint64 {
+		i := pos >> 3
+		var v uint64
+		if i+8 <= uint64(len(buf)) {
+			v = binary.LittleEndian.Uint64(buf[i:])
+		} else {
+			var tmp [8]byte
+			copy(tmp[:], buf[min(i, uint64(len(buf))):])
+			v = binary.LittleEndian.Uint64(tmp[:])
+		}
+		return v >> (pos & 7)
+	}
+	low := uint64(1)<<k - 1
+	pmask := uint64(1)<<w - 1
 	gid := uint64(0)
 	for i := uint64(0); i < n; i++ {
+		// The quotient in unary: ones, then a zero.
 		q := uint64(0)
-		for r.read(1) == 1 {
-			q++
-			if r.err || q > 1<<32 {
+		for {
+			ones := uint64(bits.TrailingZeros64(^window()))
+			if ones < 57 {
+				q += ones
+				pos += ones + 1
+				break
+			}
+			q += 56
+			pos += 56
+			if pos > total || q > 1<<32 {
 				return fmt.Errorf("index: corrupt tail block")
 			}
 		}
-		gid += q<<k | r.read(k)
-		print := uint32(r.read(w))
-		if r.err || gid > 0xFFFFFFFF {
+		v := window()
+		gid += q<<k | v&low
+		print := uint32(v >> k & pmask)
+		pos += uint64(k + w)
+		if pos > total || gid > 0xFFFFFFFF {
 			return fmt.Errorf("index: corrupt tail block")
 		}
 		fn(uint32(gid), print, w)
@@ -152,28 +182,4 @@ func (w *bitWriter) flush() []byte {
 		w.acc, w.nacc = 0, 0
 	}
 	return w.buf
-}
-
-type bitReader struct {
-	buf []byte
-	pos int // bit position
-	err bool
-}
-
-// read returns the next n (≤ 32) bits.
-func (r *bitReader) read(n int) uint64 {
-	var v uint64
-	for i := 0; i < n; {
-		byteIdx := r.pos >> 3
-		if byteIdx >= len(r.buf) {
-			r.err = true
-			return 0
-		}
-		off := r.pos & 7
-		take := min(n-i, 8-off)
-		v |= uint64(r.buf[byteIdx]>>off&(1<<take-1)) << i
-		i += take
-		r.pos += take
-	}
-	return v
 }

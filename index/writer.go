@@ -57,14 +57,19 @@ type Writer struct {
 	occ   []gameOccurrences
 	attrs []Attrs // of the games of recs, in gid order
 	recs  []pendingGame
-	// hashes maps the dedupeKey of the stored games to the first game
-	// with it, loaded from the attributes at the first Add; sameMoves
-	// links each game to the next one with the same key (with DedupeGame,
-	// games with the same moves and players but another result or date).
-	hashes    map[uint64]uint32
-	sameMoves map[uint32]uint32
-	dedupe    Dedupe
-	meta      *metaIndexer
+	// first is the store's next gid when the writer started; newAttrs
+	// are the attributes of the games it stored since, in gid order.
+	first    uint32
+	newAttrs []Attrs
+	// chunks caches attribute chunks read from the store (a duplicate
+	// check reads its candidates' attributes, the first run its chunk).
+	chunks map[uint32][]Attrs
+	// hashes holds the gids stored under each moves hash looked up or
+	// added (the store's h| values, then this writer's games), in gid
+	// order: a duplicate check reads one value, not every game's hash.
+	hashes map[uint64][]uint32
+	dedupe Dedupe
+	meta   *metaIndexer
 	// popular holds, per game (by Game%4), the keys of the positions with
 	// stats entries; loaded on the first flush.
 	popular *[4]keySet
@@ -100,7 +105,7 @@ func (s *Store) NewWriter() (*Writer, error) {
 	if s.opts.ReadOnly {
 		return nil, errors.New("index: store is open read-only")
 	}
-	if err := s.loadAttrs(); err != nil {
+	if err := s.indexHashes(); err != nil {
 		return nil, err
 	}
 	im, ok := s.meta.Mapping().(*mapping.IndexMappingImpl)
@@ -111,7 +116,8 @@ func (s *Store) NewWriter() (*Writer, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &Writer{s: s, im: im, next: s.man.NextGid, gamesBefore: s.Games(), counts: counts}
+	w := &Writer{s: s, im: im, next: s.man.NextGid, first: s.man.NextGid, gamesBefore: s.Games(), counts: counts,
+		chunks: map[uint32][]Attrs{}, hashes: map[uint64][]uint32{}}
 	w.meta = startMetaIndexer(s, im)
 	if err := w.meta.catchUp(); err != nil {
 		w.meta.close()
@@ -124,43 +130,87 @@ func (s *Store) NewWriter() (*Writer, error) {
 // (DedupeGame unless set); call it before the first Add.
 func (w *Writer) SetDedupe(d Dedupe) { w.dedupe = d }
 
-// dedupeKey is what a duplicate must share with a stored game: the moves,
-// and with DedupeGame the players too (so that games with the same moves
-// and no players, or many games of one line, do not make long chains).
-func (w *Writer) dedupeKey(a *Attrs) uint64 { return DedupeKey(w.dedupe, *a) }
-
-// remember records stored game gid.
-func (w *Writer) remember(gid uint32, a *Attrs) {
-	k := w.dedupeKey(a)
-	first, ok := w.hashes[k]
-	if !ok {
-		w.hashes[k] = gid
-		return
+// stored returns the stored game that a is a duplicate of, if any: the
+// first game with the same moves (the same hash), and with DedupeGame the
+// same players, result and date where known.
+func (w *Writer) stored(a *Attrs) (uint32, bool, error) {
+	gids, err := w.hashGids(a.Hash)
+	if err != nil {
+		return 0, false, err
 	}
-	for w.sameMoves[first] != 0 {
-		first = w.sameMoves[first]
+	for _, gid := range gids {
+		c, ok, err := w.attrsOf(gid)
+		if err != nil {
+			return 0, false, err
+		}
+		// A gid of an interrupted run may name another game since.
+		if !ok || c.Deleted || c.Hash != a.Hash {
+			continue
+		}
+		if w.dedupe == DedupeMoves || sameGame(c, *a) {
+			return gid, true, nil
+		}
 	}
-	w.sameMoves[first] = gid
+	return 0, false, nil
 }
 
-// stored returns the stored game that a is a duplicate of, if any.
-func (w *Writer) stored(a *Attrs) (uint32, bool) {
-	if w.hashes == nil {
-		s := w.s
-		w.hashes, w.sameMoves = make(map[uint64]uint32, len(s.attrs)), map[uint32]uint32{}
-		for gid := uint32(1); gid < w.next && int(gid) < len(s.attrs); gid++ {
-			if !s.attrs[gid].Deleted {
-				w.remember(gid, &s.attrs[gid])
+// hashGids returns the games stored under a moves hash.
+func (w *Writer) hashGids(h uint64) ([]uint32, error) {
+	if gids, ok := w.hashes[h]; ok {
+		return gids, nil
+	}
+	gids, err := w.s.hashGids(h)
+	if err != nil {
+		return nil, err
+	}
+	w.hashes[h] = gids
+	return gids, nil
+}
+
+// attrsOf returns the attributes of a game stored before w.next.
+func (w *Writer) attrsOf(gid uint32) (Attrs, bool, error) {
+	switch {
+	case gid == 0 || gid >= w.next:
+		return Attrs{}, false, nil
+	case gid >= w.first:
+		return w.newAttrs[gid-w.first], true, nil
+	case w.s.attrs != nil && int(gid) < len(w.s.attrs):
+		return w.s.attrs[gid], true, nil
+	}
+	c := gid / attrsPerChunk
+	as, ok := w.chunks[c]
+	if !ok {
+		var err error
+		if as, err = w.s.readAttrsChunk(c); err != nil {
+			return Attrs{}, false, err
+		}
+		w.chunks[c] = as
+	}
+	i := int(gid % attrsPerChunk)
+	if i >= len(as) {
+		return Attrs{}, false, nil
+	}
+	return as[i], true, nil
+}
+
+// attrChunks encodes the attribute chunks that hold games from..to-1
+// (to is w.next).
+func (w *Writer) attrChunks(from, to uint32) (map[uint32][]byte, error) {
+	out := map[uint32][]byte{}
+	for c := from / attrsPerChunk; c <= (to-1)/attrsPerChunk; c++ {
+		first := c * attrsPerChunk
+		last := min(first+attrsPerChunk, to)
+		buf := make([]byte, int(last-first)*attrsSize)
+		for gid := first; gid < last; gid++ {
+			a, _, err := w.attrsOf(gid)
+			if err != nil {
+				return nil, err
 			}
+			putAttrs(buf[int(gid-first)*attrsSize:], a)
 		}
+		out[c] = buf
 	}
-	gid, ok := w.hashes[w.dedupeKey(a)]
-	for ; ok && gid != 0; gid = w.sameMoves[gid] {
-		if w.dedupe == DedupeMoves || sameGame(w.s.attrs[gid], *a) {
-			return gid, true
-		}
-	}
-	return 0, false
+	return out, nil
 }
 
 // Added returns how many games this writer stored.
@@ -213,14 +263,23 @@ func (w *Writer) Add(g *Game) (AddResult, error) {
 // AddPrepared stores a prepared game unless it is already stored. Games
 // get their ids in the order they are added.
 func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
-	if gid, ok := w.stored(&p.attrs); ok {
+	gid, dup, err := w.stored(&p.attrs)
+	if err != nil {
+		return AddResult{}, err
+	}
+	if dup {
 		return AddResult{gid, true}, nil
 	}
-	gid := w.next
+	gid = w.next
 	w.next++
-	w.remember(gid, &p.attrs)
+	if gids := w.hashes[p.attrs.Hash]; len(gids) == 0 || gids[len(gids)-1] != gid {
+		w.hashes[p.attrs.Hash] = append(gids, gid)
+	}
 	w.recs = append(w.recs, pendingGame{gid, p.bytes})
-	w.s.setAttrs(gid, p.attrs)
+	w.newAttrs = append(w.newAttrs, p.attrs)
+	if w.s.attrs != nil { // a reader of this store loaded them: keep them current
+		w.s.setAttrs(gid, p.attrs)
+	}
 	w.attrs = append(w.attrs, p.attrs)
 	w.occ = append(w.occ, gameOccurrences{gid, p.rec.Game, p.occ})
 	w.docs = append(w.docs, pendingDoc{gid, p.rec, p.attrs})
@@ -374,6 +433,7 @@ type runData struct {
 	attrs  []Attrs // of recs' games, in gid order
 	docs   []pendingDoc
 	chunks map[uint32][]byte // attribute chunks to write
+	hashes map[uint64][]byte // h| values to write: the gids under each hash
 	next   uint32            // NextGid once the run is committed
 }
 
@@ -390,8 +450,15 @@ func (w *Writer) Flush() error {
 		return nil
 	}
 	s := w.s
+	chunks, err := w.attrChunks(w.recs[0].gid, w.next)
+	if err != nil {
+		return err
+	}
 	rd := &runData{run: s.man.NextRun, recs: w.recs, occ: w.occ, attrs: w.attrs, docs: w.docs, next: w.next,
-		chunks: s.attrChunks(w.recs[0].gid, w.next)}
+		chunks: chunks, hashes: map[uint64][]byte{}}
+	for _, a := range w.attrs {
+		rd.hashes[a.Hash] = encodeGids(w.hashes[a.Hash])
+	}
 	size := runBytes(rd)
 	if err := s.ensureSpace(size, w.written); err != nil {
 		w.diskFull = true
@@ -439,6 +506,11 @@ func (w *Writer) writeRun(rd *runData) error {
 			return err
 		}
 	}
+	for h, b := range rd.hashes {
+		if err := wb.Set(hashKey(h), b); err != nil {
+			return err
+		}
+	}
 	if err := w.writePositions(wb, rd); err != nil {
 		return err
 	}
@@ -447,6 +519,7 @@ func (w *Writer) writeRun(rd *runData) error {
 	}
 	err := s.updateManifest(func(m *manifest) {
 		m.NextGid = rd.next
+		m.HashedUpTo = rd.next
 		m.addRun(rd.run, len(rd.recs))
 		m.Pending = 0
 	})

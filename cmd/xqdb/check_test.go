@@ -136,7 +136,7 @@ func TestCheckAndReindex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := bdb.DropPrefix([]byte("t|")); err != nil {
+	if err := bdb.DropPrefix([]byte("T|")); err != nil {
 		t.Fatal(err)
 	}
 	if err := bdb.Close(); err != nil {

@@ -1,0 +1,70 @@
+package index
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/games"
+)
+
+// BenchmarkPositionLookup times a tree's lookup (Position without the game
+// list) at positions sampled from the stored games, on a store of random
+// games built by a large import and then small ones (issue 18: trees on a
+// grown database). It reports allocations, as every hot path does.
+func BenchmarkPositionLookup(b *testing.B) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	var gs []*Game
+	for i := 0; i < 6000; i++ {
+		g := &Game{Record: Record{Game: engine.Chess, Result: engine.Result(1 + rng.IntN(3))}}
+		p, _ := games.New(engine.Chess, "")
+		g.Keys = append(g.Keys, p.Key())
+		for ply := 30 + rng.IntN(60); ply > 0; ply-- {
+			legal := p.AppendLegalMoves(nil)
+			if len(legal) == 0 {
+				break
+			}
+			m := legal[rng.IntN(len(legal))]
+			p.Make(m)
+			g.Moves = append(g.Moves, m)
+			g.Keys = append(g.Keys, p.Key())
+		}
+		gs = append(gs, g)
+	}
+	s, err := Open(b.TempDir(), Options{RunGames: 2000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	for _, part := range [][2]int{{0, 4000}, {4000, 4500}, {4500, 5000}, {5000, 5500}, {5500, 6000}} {
+		w, err := s.NewWriter()
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, g := range gs[part[0]:part[1]] {
+			if _, err := w.Add(g); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var positions []engine.Position
+	for i := 0; i < 256; i++ {
+		g := gs[rng.IntN(len(gs))]
+		p, _ := games.New(engine.Chess, "")
+		for _, m := range g.Moves[:rng.IntN(len(g.Moves)+1)] {
+			p.Make(m)
+		}
+		positions = append(positions, p)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		st, err := s.Position(engine.Chess, positions[i%len(positions)], false)
+		if err != nil || len(st.Moves) == 0 {
+			b.Fatalf("lookup: %v, %d moves", err, len(st.Moves))
+		}
+	}
+}
