@@ -1,37 +1,62 @@
 #!/usr/bin/env bash
-# Import at scale: N games of random legal chess moves (default 1,000,000,
-# about 80 M positions, nearly all distinct), imported at once and then in
-# three imports into a fresh database, and 100 more games added to the
-# first; prints time and peak memory of each,
-# and tree latency over 1,000 positions sampled from the result.
-# No peer: SCID's import is timed by bench/import.sh on real games.
+# Import at scale and growth (issue 18). The corpus is N games of random
+# legal chess moves (default 1,000,000: about 80 M positions, nearly all
+# distinct, the position index's hardest case), made reproducibly by
+# bench/randgames from seed 1; the shared data holds only ~173,000 distinct
+# games. The growth games are more random games from other seeds, so none
+# is a duplicate of a stored one.
+#   1. N games in one import into a new database;
+#   2. 100 games into it, the first import after the large one;
+#   3. tree latency over 1,000 positions sampled from it;
+#   4. ten imports of 10,000 games each into it, one by one;
+#   5. 100 games again, and tree latency again at the same positions;
+#   6. 10,000 games into an empty database, for comparison.
+# Each import prints wall time, CPU-seconds (user + system: the machine may
+# be shared) and peak memory (/usr/bin/time). No peer: SCID's import is
+# timed by bench/import.sh on real games.
 #   bench/scale.sh [N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000000}
+k=10000
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/xqdb" ./cmd/xqdb
 go build -o "$tmp/randgames" ./bench/randgames
 go build -o "$tmp/sample" ./bench/sample
 "$tmp/randgames" -n "$n" -seed 1 >"$tmp/all.pgn"
-printf "corpus: %d random chess games, %d MB PGN\n" "$n" $(( $(stat -c %s "$tmp/all.pgn") / 1000000 ))
+for i in $(seq 1 10); do "$tmp/randgames" -n $k -seed $((100 + i)) >"$tmp/add$i.pgn"; done
+"$tmp/randgames" -n $k -seed 99 >"$tmp/empty.pgn"
+"$tmp/randgames" -n 100 -seed 2 >"$tmp/more1.pgn"
+"$tmp/randgames" -n 100 -seed 3 >"$tmp/more2.pgn"
+printf "corpus: %d random chess games, %d MB PGN; load average %s\n" "$n" $(( $(stat -c %s "$tmp/all.pgn") / 1000000 )) "$(cut -d' ' -f1-3 /proc/loadavg)"
 run() { # label db file
-  /usr/bin/time -f "%e %M" -o "$tmp/time" "$tmp/xqdb" import --db "$2" --json "$3" >"$tmp/out"
-  read -r secs kb <"$tmp/time"
-  printf "%-28s %8s games added %8.1f s %9.0f games/s  peak %5.2f GB\n" "$1" \
-    "$(sed -E 's/.*"added":([0-9]+).*/\1/' "$tmp/out")" "$secs" \
-    "$(echo "$(sed -E 's/.*"added":([0-9]+).*/\1/' "$tmp/out") / $secs" | bc -l)" "$(echo "$kb / 1048576" | bc -l)"
+  /usr/bin/time -f "%e %M %U %S" -o "$tmp/time" "$tmp/xqdb" import --db "$2" --json "$3" >"$tmp/out"
+  read -r secs kb user sys <"$tmp/time"
+  added=$(sed -E 's/.*"added":([0-9]+).*/\1/' "$tmp/out")
+  printf "%-30s %8s games added %8.2f s %7.2f CPU-s %9.0f games/s  peak %5.2f GB  (load %s)\n" "$1" "$added" "$secs" \
+    "$(echo "$user + $sys" | bc -l)" "$(echo "$added / $secs" | bc -l)" "$(echo "$kb / 1048576" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
+  echo "$secs" >"$tmp/last"
 }
-run "one import" "$tmp/db1" "$tmp/all.pgn"
-"$tmp/randgames" -n 100 -seed 2 >"$tmp/more.pgn"
-run "then 100 more games" "$tmp/db1" "$tmp/more.pgn"
-awk -v third=$(( (n + 2) / 3 )) -v dir="$tmp" '/^\[Event /{g++} {print > (dir "/part" int((g - 1) / third) ".pgn")}' "$tmp/all.pgn"
-for i in 0 1 2; do run "three imports: part $((i + 1))" "$tmp/db3" "$tmp/part$i.pgn"; done
-"$tmp/xqdb" stats --db "$tmp/db1"
+latency() { # label
+  "$tmp/xqdb" tree --db "$tmp/db1" --batch "$tmp/positions.tsv" --limit 12 | grep -o '"micros":[0-9]*' | cut -d: -f2 | sort -n >"$tmp/micros"
+  m=$(wc -l <"$tmp/micros")
+  pick() { sed -n "$(( ($1 * m + 99) / 100 ))p" "$tmp/micros"; }
+  printf "tree latency %s, %d sampled positions: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms\n" "$1" "$m" \
+    "$(echo "$(pick 50) / 1000" | bc -l)" "$(echo "$(pick 90) / 1000" | bc -l)" "$(echo "$(pick 99) / 1000" | bc -l)"
+}
+run "one import of $n" "$tmp/db1" "$tmp/all.pgn"
+run "then 100 games" "$tmp/db1" "$tmp/more1.pgn"
 "$tmp/sample" --db "$tmp/db1" --n 1000 --seed 7 >"$tmp/positions.tsv"
-"$tmp/xqdb" tree --db "$tmp/db1" --batch "$tmp/positions.tsv" --limit 12 | grep -o '"micros":[0-9]*' | cut -d: -f2 | sort -n >"$tmp/micros"
-m=$(wc -l <"$tmp/micros")
-pick() { sed -n "$(( ($1 * m + 99) / 100 ))p" "$tmp/micros"; }
-printf "tree latency over %d sampled positions: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms\n" "$m" \
-  "$(echo "$(pick 50) / 1000" | bc -l)" "$(echo "$(pick 90) / 1000" | bc -l)" "$(echo "$(pick 99) / 1000" | bc -l)"
+latency "before the ten imports"
+for i in $(seq 1 10); do
+  run "growth import $i of $k" "$tmp/db1" "$tmp/add$i.pgn"
+  cat "$tmp/last" >>"$tmp/growth"
+done
+run "then 100 games" "$tmp/db1" "$tmp/more2.pgn"
+latency "after the ten imports"
+"$tmp/xqdb" stats --db "$tmp/db1"
+run "$k into an empty database" "$tmp/db2" "$tmp/empty.pgn"
+base=$(cat "$tmp/last")
+printf "growth imports against the empty-database import (target each <= 1.5x): %s\n" \
+  "$(while read -r s; do printf "%.2fx " "$(echo "$s / $base" | bc -l)"; done <"$tmp/growth")"

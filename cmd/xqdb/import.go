@@ -352,10 +352,13 @@ func savedFrom(s index.DB, gid uint32, it *item) bool {
 }
 
 // importMemoryLimit is the heap an import aims to stay under: a quarter of
-// the machine's memory, between 1 and 3 GiB (the live heap of a
-// million-game import is about 1.5 GiB).
+// the machine's memory, between 1 and 1.5 GiB, so that the whole process
+// (the heap, Badger's memtables and the table pages it reads) stays under
+// 2 GB whatever the size of the import or the database (issue 18); a
+// writer no longer keeps earlier runs' fingerprints, which made the live
+// heap of a million-game import about 1.5 GiB.
 func importMemoryLimit(physical int64) int64 {
-	return min(max(physical/4, 1<<30), 3<<30)
+	return min(max(physical/4, 1<<30), 3<<29)
 }
 
 // physicalMemory reads the machine's memory from /proc/meminfo (0 when it
