@@ -179,6 +179,9 @@ func (s *Store) loadAttrs() error {
 }
 
 func (s *Store) setAttrs(gid uint32, a Attrs) {
+	// Growing the slice may move it under a reader (Read).
+	s.view.Lock()
+	defer s.view.Unlock()
 	for uint32(len(s.attrs)) <= gid {
 		s.attrs = append(s.attrs, Attrs{})
 	}

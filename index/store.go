@@ -110,6 +110,15 @@ type Store struct {
 	// metaIndexed: the metadata indexer has indexed every game below it,
 	// committed or not yet (under manMu).
 	metaIndexed uint32
+	// view lets readers share the store with a writer in the same process
+	// (xqdb serve, issue 17): a reader holds it for reading over a whole
+	// query (Read), and every change to what readers see in memory (the
+	// manifest, the attributes) holds it for writing. A commit therefore
+	// waits for the queries under way, which all ran on the previous
+	// committed state, and a query never sees half a commit; values of an
+	// uncommitted run are in Badger already but belong to no live run and
+	// to no gid below NextGid, so readers skip them.
+	view sync.RWMutex
 
 	attrs []Attrs // loaded on first use by readers
 
@@ -280,10 +289,12 @@ func (s *Store) loadManifest() error {
 func (s *Store) updateManifest(change func(m *manifest)) error {
 	s.manMu.Lock()
 	defer s.manMu.Unlock()
+	s.view.Lock()
 	change(&s.man)
 	// Bleve may run ahead of the commits; the manifest vouches only for
 	// committed games.
 	s.man.MetaUpTo = max(s.man.MetaUpTo, min(s.metaIndexed, s.man.NextGid))
+	s.view.Unlock()
 	b, err := json.Marshal(&s.man)
 	if err != nil {
 		return err
@@ -307,6 +318,28 @@ func (s *Store) setMetaIndexed(gid uint32) error {
 
 // Games returns how many games the store holds.
 func (s *Store) Games() int { return int(s.man.NextGid - 1 - s.man.Deleted) }
+
+// Read runs fn, a query of any length, on the last committed state: a
+// writer of the same Store (an import run by xqdb serve) commits before or
+// after it, never during it. Queries that share a Store with a writer must
+// run inside Read; Read also loads the attributes first, so that
+// concurrent readers do not race to load them.
+func (s *Store) Read(fn func() error) error {
+	s.view.RLock()
+	loaded := s.attrs != nil
+	s.view.RUnlock()
+	if !loaded {
+		s.view.Lock()
+		err := s.loadAttrs()
+		s.view.Unlock()
+		if err != nil {
+			return err
+		}
+	}
+	s.view.RLock()
+	defer s.view.RUnlock()
+	return fn()
+}
 
 // cleanPending removes what an interrupted run or merge wrote, and the
 // runs a merge replaced: game records at or past NextGid, and stats and

@@ -13,6 +13,7 @@ import (
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/index"
+	"github.com/xqdb/xqdb/query/api"
 	"github.com/xqdb/xqdb/query/book"
 	"github.com/xqdb/xqdb/replay"
 )
@@ -364,24 +365,9 @@ Example:
 	Action: runBookProbe,
 }
 
-// bookProbeJSON is the JSON of book probe.
-type bookProbeJSON struct {
-	Format string         `json:"format"`
-	FEN    string         `json:"fen"`
-	Moves  []bookMoveJSON `json:"moves"`
-}
-
-// bookMoveJSON is one move; uci is ICCS for Xiangqi, and the counts are
-// left out when the format does not keep them.
-type bookMoveJSON struct {
-	UCI    string  `json:"uci"`
-	Move   string  `json:"move"`
-	Weight int     `json:"weight"`
-	Share  float64 `json:"share"`
-	Wins   *int    `json:"wins,omitempty"`
-	Draws  *int    `json:"draws,omitempty"`
-	Losses *int    `json:"losses,omitempty"`
-}
+// bookProbeJSON is the JSON of book probe: api.BookProbe, which /api/book
+// serves too.
+type bookProbeJSON = api.BookProbe
 
 func openBook(c *cli.Context, path string) (*book.Book, error) {
 	f, err := bookFormat(c, path)
@@ -419,22 +405,7 @@ func runBookProbe(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	out := bookProbeJSON{Format: string(bk.Format()), FEN: pos.FEN(), Moves: []bookMoveJSON{}}
-	total := 0
-	for _, m := range moves {
-		total += m.Weight
-	}
-	for _, m := range moves {
-		j := bookMoveJSON{UCI: pos.FormatMove(m.Move, engine.Coordinate(g)), Move: pos.FormatMove(m.Move, n), Weight: m.Weight}
-		if total > 0 {
-			j.Share = float64(m.Weight) / float64(total)
-		}
-		if m.HasCounts {
-			w, d, l := m.Wins, m.Draws, m.Losses
-			j.Wins, j.Draws, j.Losses = &w, &d, &l
-		}
-		out.Moves = append(out.Moves, j)
-	}
+	out := api.NewBookProbe(bk.Format(), pos, moves, n)
 	if c.Bool("json") {
 		return writeJSON(c.App.Writer, out)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/importer"
 	"github.com/xqdb/xqdb/importer/pgn"
+	"github.com/xqdb/xqdb/query/api"
 	"github.com/xqdb/xqdb/query/opening"
 	"github.com/xqdb/xqdb/replay"
 )
@@ -175,23 +176,5 @@ func runClassify(c *cli.Context) error {
 // moves in Xiangqi. ok is false when nothing names it (a Xiangqi position
 // given by a FEN, without moves from the start: ECCO goes by move order).
 func pathOpening(g engine.Game, fen, text string) (opening.Opening, bool) {
-	p, err := newPosition(g, fen)
-	if err != nil {
-		return opening.Opening{}, false
-	}
-	keys := []uint64{p.Key()}
-	var moves []engine.Move
-	for _, tok := range strings.Fields(text) {
-		m, err := p.ParseMove(tok, engine.Auto)
-		if err != nil {
-			return opening.Opening{}, false
-		}
-		p.Make(m)
-		moves = append(moves, m)
-		keys = append(keys, p.Key())
-	}
-	if g == engine.Xiangqi && (fen != "" || len(moves) == 0) {
-		return opening.Opening{}, false
-	}
-	return opening.Classify(g, "", moves, keys)
+	return api.PathOpening(g, fen, text)
 }

@@ -9,7 +9,7 @@ import (
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/index"
 	"github.com/xqdb/xqdb/query"
-	"github.com/xqdb/xqdb/query/opening"
+	"github.com/xqdb/xqdb/query/api"
 )
 
 var gamesCommand = &cli.Command{
@@ -56,14 +56,9 @@ Example:
 	Action: runGames,
 }
 
-// gamesJSON is the JSON of xqdb games.
-type gamesJSON struct {
-	Total int            `json:"total"`
-	Games []gameLineJSON `json:"games"`
-	// Hint, when nothing was found in the game asked, says how many games
-	// of the other game match the query.
-	Hint string `json:"hint,omitempty"`
-}
+// gamesJSON is the JSON of xqdb games: api.GameList, which /api/games
+// serves too.
+type gamesJSON = api.GameList
 
 // otherGameHint says, when an answer in game g is empty, how many games of
 // the other game match query q: "0 xiangqi games; 700 chess games match
@@ -87,25 +82,7 @@ func otherGameHint(s index.DB, g engine.Game, q string) (string, error) {
 	return fmt.Sprintf("0 %v games; %d %v %s — add --game %v", g, list.Total, other, match, other), nil
 }
 
-type gameLineJSON struct {
-	ID     uint32 `json:"id"`
-	Game   string `json:"game"`
-	White  string `json:"white"`
-	Black  string `json:"black"`
-	Event  string `json:"event"`
-	Date   string `json:"date"`
-	Result string `json:"result"`
-	// Rating is the average of the players' known ratings (0: none).
-	Rating  int    `json:"rating"`
-	Ply     int    `json:"ply"`
-	Opening string `json:"opening"`
-	// Termination is how the record ends by the rules ("checkmate",
-	// "perpetual_chase", …; "ongoing" when no rule decides it).
-	Termination string `json:"termination"`
-	// Opening is the game's ECO or ECCO code and OpeningName its name, as
-	// query/opening classifies its moves (what the metadata index holds).
-	OpeningName string `json:"opening_name"`
-}
+type gameLineJSON = api.GameLine
 
 // listRequest reads what games and export select: the position of --fen
 // and --moves, --mirror, and --query (narrowed to --game when no position
@@ -147,23 +124,27 @@ func runGames(c *cli.Context) error {
 		return usageError{err}
 	}
 	req.Limit, req.Offset = c.Int("limit"), c.Int("offset")
-	s, err := openDB(c)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	list, err := query.Games(s, req)
-	if err != nil {
-		return err
-	}
-	out := gamesJSON{Total: list.Total, Games: []gameLineJSON{}}
-	for _, row := range list.Games {
-		out.Games = append(out.Games, gameLine(row))
-	}
-	if list.Total == 0 && (req.Position != nil || c.IsSet("game")) {
-		g, _ := parseGameFlag(c)
-		if out.Hint, err = otherGameHint(s, g, req.Query); err != nil {
+	var out gamesJSON
+	if cl := serverOf(c); cl != nil {
+		if out, err = remoteGames(c, cl, req); err != nil {
 			return err
+		}
+	} else {
+		s, err := openDB(c)
+		if err != nil {
+			return err
+		}
+		defer s.Close()
+		list, err := query.Games(s, req)
+		if err != nil {
+			return err
+		}
+		out = api.NewGameList(list)
+		if list.Total == 0 && (req.Position != nil || c.IsSet("game")) {
+			g, _ := parseGameFlag(c)
+			if out.Hint, err = otherGameHint(s, g, req.Query); err != nil {
+				return err
+			}
 		}
 	}
 	if c.Bool("json") {
@@ -219,14 +200,4 @@ func orUnknown(s string) string {
 }
 
 // gameLine is how a stored game is listed.
-func gameLine(row query.GameRow) gameLineJSON {
-	r := row.Record
-	white := r.Tag("White")
-	if r.Game == engine.Xiangqi && white == "" {
-		white = r.Tag("Red")
-	}
-	op, _ := opening.ClassifyMoves(r.Game, r.StartFEN, r.Moves)
-	return gameLineJSON{OpeningName: op.FullName(), ID: r.ID, Game: r.Game.String(), White: white, Black: r.Tag("Black"), Event: r.Tag("Event"),
-		Date: index.FormatDate(row.Attrs.Date), Result: r.Result.String(), Rating: int(row.Attrs.Rating), Ply: row.Ply, Opening: op.Code,
-		Termination: engine.Ruling{Game: r.Game, Status: r.Termination}.StatusName()}
-}
+func gameLine(row query.GameRow) gameLineJSON { return api.NewGameLine(row) }

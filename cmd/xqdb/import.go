@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -17,7 +18,9 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/xqdb/xqdb/importer"
+	"github.com/xqdb/xqdb/importer/textenc"
 	"github.com/xqdb/xqdb/index"
+	"github.com/xqdb/xqdb/query/api"
 	"github.com/xqdb/xqdb/query/opening"
 	"github.com/xqdb/xqdb/replay"
 )
@@ -85,30 +88,9 @@ Example:
 	Action: runImport,
 }
 
-// importSummary is the --json output of import.
-type importSummary struct {
-	// Unreadable counts files and archive members that gave no game.
-	Unreadable int `json:"unreadable_files"`
-	// NotGames counts records that hold no game by their format's own
-	// account (CCBridge section titles; kind "not_a_game").
-	NotGames int `json:"not_games"`
-	Games    int `json:"games"`
-	Added    int `json:"added"`
-	// AlreadySaved counts records an earlier import of the same file
-	// stored (an interrupted one, or the same file imported again).
-	AlreadySaved int     `json:"already_saved"`
-	Duplicates   int     `json:"duplicates"`
-	Rejected     int     `json:"rejected"`
-	Positions    int     `json:"positions"`
-	Seconds      float64 `json:"seconds"`
-	Mismatches   int     `json:"result_mismatches"`
-	// HeaderOnly counts the added games without moves (kept for their
-	// metadata; clean reports them as "empty").
-	HeaderOnly int `json:"header_only"`
-	// VariationErrors counts the variations cut at an illegal move (their
-	// games are stored, the variation up to that move).
-	VariationErrors int `json:"variation_errors"`
-}
+// importSummary is the --json output of import: api.ImportSummary, which
+// /api/import reports too.
+type importSummary = api.ImportSummary
 
 func runImport(c *cli.Context) error {
 	start := time.Now()
@@ -140,6 +122,10 @@ func runImport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if cl := serverOf(c); cl != nil {
+		// The server owns the store: it runs the import (issue 17).
+		return remoteImport(c, cl, files)
+	}
 	if err := checkOutputs(c.Args().Slice(), files, c.String("report")); err != nil {
 		return err
 	}
@@ -165,12 +151,7 @@ func runImport(c *cli.Context) error {
 		return err
 	}
 	defer s.Close()
-	gamesBefore, lastBefore := s.Games(), s.LastGid()
-	w, err := s.NewGameWriter()
-	if err != nil {
-		return err
-	}
-	w.SetDedupe(dedupe)
+	gamesBefore := s.Games()
 	// Ctrl-C or SIGTERM stops reading; the games read so far are saved
 	// below. A second signal kills at once (stop restores the default).
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
@@ -181,15 +162,82 @@ func runImport(c *cli.Context) error {
 		return err
 	}
 	defer m.Done()
+	job := importJob{files: files, jobs: c.Int("jobs"), encoding: enc, dedupe: dedupe, rep: rep, progress: m.Add, meter: m, warn: c.App.ErrWriter,
+		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results"), Ranks: true, KeepEmpty: true}}
+	sum, err := job.run(ctx, s)
+	interrupted := errors.Is(err, context.Canceled) && ctx.Err() != nil && c.Context.Err() == nil
+	if interrupted {
+		err = nil
+	}
+	err = commitAll(firstError(err, rep.flush), repF)
+	saved := s.Games() - gamesBefore
+	if errors.Is(err, index.ErrDiskFull) {
+		return fmt.Errorf("%w; %d games saved; free some space and rerun the same command to finish", err, saved)
+	}
+	if err != nil {
+		return err
+	}
+	if interrupted {
+		return cli.Exit(fmt.Sprintf("interrupted: %d games saved; rerun the same command to finish", saved), exitInterrupted)
+	}
+	sum.Seconds = time.Since(start).Seconds()
+	if c.Bool("json") {
+		return writeJSON(c.App.Writer, sum)
+	}
+	printImportSummary(c.App.Writer, sum, s.Dir(), s.Games())
+	return nil
+}
+
+// printImportSummary prints what an import did, run here or by a server.
+func printImportSummary(w io.Writer, sum importSummary, dir string, total int) {
+	if sum.Unreadable > 0 {
+		fmt.Fprintf(w, "%d unreadable files (see above); ", sum.Unreadable)
+	}
+	if sum.NotGames > 0 {
+		fmt.Fprintf(w, "%d records that are not games (section titles); ", sum.NotGames)
+	}
+	already := ""
+	if sum.AlreadySaved > 0 {
+		already = fmt.Sprintf(", %d already in the database", sum.AlreadySaved)
+	}
+	fmt.Fprintf(w, "games %d: %d added%s, %d duplicates, %d rejected; %d positions indexed in %.1fs (%.0f games/s); database %s holds %d games\n",
+		sum.Games, sum.Added, already, sum.Duplicates, sum.Rejected, sum.Positions, sum.Seconds, float64(sum.Games)/sum.Seconds, dir, total)
+}
+
+// importJob is one import into an open store: what xqdb import runs, and
+// what xqdb serve runs for POST /api/import on the store it owns.
+type importJob struct {
+	files    []string
+	jobs     int
+	replayer replay.Replayer
+	encoding textenc.Encoding
+	dedupe   index.Dedupe
+	rep      *reportWriter // nil: no report
+	progress func(n int64) // told the input bytes each record took (may be nil)
+	meter    *meter        // told the games read (may be nil)
+	warn     io.Writer     // where unreadable files are named
+}
+
+// run imports the job's files into s and closes its writer (committing
+// every run). When ctx is cancelled it stops reading, saves the games read
+// so far and returns an error wrapping context.Canceled.
+func (j *importJob) run(ctx context.Context, s index.DB) (importSummary, error) {
 	var sum importSummary
-	p := &pipeline{files: files, jobs: c.Int("jobs"), progress: m.Add, markRepeats: true, noMoveNumbers: true, encoding: enc,
-		replayer: replay.Replayer{Game: g, Notation: n, Rules: rules, StrictResults: c.Bool("strict-results"), Ranks: true, KeepEmpty: true},
+	lastBefore := s.LastGid()
+	rep := j.rep
+	w, err := s.NewGameWriter()
+	if err != nil {
+		return sum, err
+	}
+	w.SetDedupe(j.dedupe)
+	p := &pipeline{files: j.files, jobs: j.jobs, progress: j.progress, markRepeats: true, noMoveNumbers: true, encoding: j.encoding,
+		replayer: j.replayer,
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {
 				it.prepared, it.err = index.Prepare(indexGame(&it.rec, &it.game))
 			}
 		}}
-	if dedupe == index.DedupeGame {
+	if j.dedupe == index.DedupeGame {
 		// A repeat of a record's moves under other names or another date
 		// is another game: replay it (the index compares folded names).
 		p.repeatTags = []string{"White", "Red", "Black", "Date"}
@@ -209,7 +257,7 @@ func runImport(c *cli.Context) error {
 			Kind: "duplicate", Reason: fmt.Sprintf("already stored as game %d", gid), DuplicateOf: &gameRef{ID: gid}})
 	}
 	err = p.run(ctx, func(it *item) error {
-		if l, ok := unreadableFile(it, c.App.ErrWriter); ok {
+		if l, ok := unreadableFile(it, j.warn); ok {
 			sum.Unreadable++
 			return rep.write(l)
 		}
@@ -218,7 +266,7 @@ func runImport(c *cli.Context) error {
 			return rep.write(l)
 		}
 		sum.Games++
-		m.Games(sum.Games)
+		j.meter.Games(sum.Games)
 		if it.repeat {
 			if gid, ok := stored[it.text]; ok {
 				return duplicate(it, gid)
@@ -256,42 +304,7 @@ func runImport(c *cli.Context) error {
 		}
 		return nil
 	})
-	// Closing the writer merges the last runs and writes the metadata
-	// index: a phase of its own, not a bar frozen at 99%.
-	m.Phase("writing indexes", "", 0)
-	interrupted := errors.Is(err, context.Canceled) && ctx.Err() != nil && c.Context.Err() == nil
-	if interrupted {
-		err = nil
-	}
-	err = commitAll(firstError(err, w.Close, rep.flush), repF)
-	m.Done()
-	saved := s.Games() - gamesBefore
-	if errors.Is(err, index.ErrDiskFull) {
-		return fmt.Errorf("%w; %d games saved; free some space and rerun the same command to finish", err, saved)
-	}
-	if err != nil {
-		return err
-	}
-	if interrupted {
-		return cli.Exit(fmt.Sprintf("interrupted: %d games saved; rerun the same command to finish", saved), exitInterrupted)
-	}
-	sum.Seconds = time.Since(start).Seconds()
-	if c.Bool("json") {
-		return writeJSON(c.App.Writer, sum)
-	}
-	if sum.Unreadable > 0 {
-		fmt.Fprintf(c.App.Writer, "%d unreadable files (see above); ", sum.Unreadable)
-	}
-	if sum.NotGames > 0 {
-		fmt.Fprintf(c.App.Writer, "%d records that are not games (section titles); ", sum.NotGames)
-	}
-	already := ""
-	if sum.AlreadySaved > 0 {
-		already = fmt.Sprintf(", %d already in the database", sum.AlreadySaved)
-	}
-	fmt.Fprintf(c.App.Writer, "games %d: %d added%s, %d duplicates, %d rejected; %d positions indexed in %.1fs (%.0f games/s); database %s holds %d games\n",
-		sum.Games, sum.Added, already, sum.Duplicates, sum.Rejected, sum.Positions, sum.Seconds, float64(sum.Games)/sum.Seconds, s.Dir(), s.Games())
-	return nil
+	return sum, firstError(err, w.Close)
 }
 
 // indexGame turns a replayed record into what the index stores.

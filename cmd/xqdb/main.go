@@ -161,5 +161,5 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 
 // commands lists the subcommands in the order --help shows them.
 func commands() []*cli.Command {
-	return []*cli.Command{perftCommand, positionCommand, cleanCommand, convertCommand, importCommand, twinsCommand, deleteCommand, compactCommand, migrateCommand, classifyCommand, treeCommand, gamesCommand, showCommand, exportCommand, bookCommand, statsCommand, storeCommand, checkCommand, reindexCommand, demoCommand, uciCommand, selfplayCommand, versionCommand}
+	return []*cli.Command{perftCommand, positionCommand, cleanCommand, convertCommand, importCommand, twinsCommand, deleteCommand, compactCommand, migrateCommand, classifyCommand, treeCommand, gamesCommand, showCommand, exportCommand, bookCommand, statsCommand, serveCommand, storeCommand, checkCommand, reindexCommand, demoCommand, uciCommand, selfplayCommand, versionCommand}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"net/url"
 	"runtime"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/xqdb/xqdb/importer/pgn"
 	"github.com/xqdb/xqdb/index"
 	"github.com/xqdb/xqdb/query"
+	"github.com/xqdb/xqdb/query/api"
 )
 
 var showCommand = &cli.Command{
@@ -58,6 +60,18 @@ func runShow(c *cli.Context) error {
 	id, err := strconv.ParseUint(c.Args().First(), 10, 32)
 	if err != nil {
 		return usagef("show: %q is not a game ID", c.Args().First())
+	}
+	if cl := serverOf(c); cl != nil {
+		var g api.StoredGame
+		v := url.Values{"notation": {c.String("notation")}}
+		if c.Bool("annotate") {
+			v.Set("annotate", "true")
+		}
+		if err := cl.Get("/api/game/"+strconv.FormatUint(id, 10), v, &g); err != nil {
+			return remoteError(err)
+		}
+		_, err := io.WriteString(c.App.Writer, g.PGN)
+		return err
 	}
 	s, err := openDB(c)
 	if err != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/index"
 	"github.com/xqdb/xqdb/query"
+	"github.com/xqdb/xqdb/query/api"
 )
 
 // positionFlags pick a position: a FEN, moves from it (or from the start),
@@ -97,37 +98,10 @@ Example:
 	Action: runTree,
 }
 
-// treeJSON is the JSON of xqdb tree.
-type treeJSON struct {
-	FEN string `json:"fen"`
-	Key string `json:"key"`
-	// Opening and OpeningName name the position's opening (query/opening):
-	// left out when nothing names it.
-	Opening     string         `json:"opening,omitempty"`
-	OpeningName string         `json:"opening_name,omitempty"`
-	Games       int            `json:"games"` // white + draws + black + unknown
-	White       int            `json:"white"`
-	Draws       int            `json:"draws"`
-	Black       int            `json:"black"`
-	Unknown     int            `json:"unknown"` // games without a known result
-	EndedHere   int            `json:"ended_here"`
-	Moves       []treeMoveJSON `json:"moves"`
-	// Hint, when no game of the position's game was found, says how many
-	// games of the other game match --query.
-	Hint string `json:"hint,omitempty"`
-}
+// treeJSON is the JSON of xqdb tree: api.Tree, which /api/tree serves too.
+type treeJSON = api.Tree
 
-type treeMoveJSON struct {
-	UCI       string `json:"uci"`
-	Move      string `json:"move"`
-	Games     int    `json:"games"` // white + draws + black + unknown
-	White     int    `json:"white"`
-	Draws     int    `json:"draws"`
-	Black     int    `json:"black"`
-	Unknown   int    `json:"unknown"`
-	AvgRating int    `json:"avg_rating"` // 0 when no game had ratings
-	LastDate  string `json:"last_date"`  // "" when no date is known
-}
+type treeMoveJSON = api.TreeMove
 
 func runTree(c *cli.Context) error {
 	g, err := parseGameFlag(c)
@@ -150,6 +124,14 @@ func runTree(c *cli.Context) error {
 			return err
 		}
 	}
+	var out treeJSON
+	if cl := serverOf(c); cl != nil {
+		// The server owns the store: ask it (issue 17).
+		if err := cl.Get("/api/tree", remoteParams(c, g, n, "fen", "moves", "mirror", "query", "limit"), &out); err != nil {
+			return remoteError(err)
+		}
+		return printTree(c, g, out)
+	}
 	s, err := openDB(c)
 	if err != nil {
 		return err
@@ -159,7 +141,7 @@ func runTree(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	out := treeOutput(pos, t, n, c.Int("limit"))
+	out = treeOutput(pos, t, n, c.Int("limit"))
 	if out.Games == 0 {
 		if out.Hint, err = otherGameHint(s, g, c.String("query")); err != nil {
 			return err
@@ -168,6 +150,11 @@ func runTree(c *cli.Context) error {
 	if o, ok := pathOpening(g, c.String("fen"), c.String("moves")); ok {
 		out.Opening, out.OpeningName = o.Code, o.FullName()
 	}
+	return printTree(c, g, out)
+}
+
+// printTree prints a tree, asked here or of a server.
+func printTree(c *cli.Context, g engine.Game, out treeJSON) error {
 	if c.Bool("json") {
 		return writeJSON(c.App.Writer, out)
 	}
@@ -197,17 +184,7 @@ func runTree(c *cli.Context) error {
 
 // treeOutput renders a tree for output.
 func treeOutput(pos engine.Position, t *query.Tree, n engine.Notation, limit int) treeJSON {
-	g := pos.Game()
-	out := treeJSON{FEN: pos.FEN(), Key: fmt.Sprintf("%016x", t.Key), Games: t.Games, White: t.FirstWins, Draws: t.Draws,
-		Black: t.SecondWins, Unknown: t.Unknown, EndedHere: t.EndedHere, Moves: []treeMoveJSON{}}
-	for i, m := range t.Moves {
-		if limit > 0 && i >= limit {
-			break
-		}
-		out.Moves = append(out.Moves, treeMoveJSON{UCI: pos.FormatMove(m.Move, engine.Coordinate(g)), Move: pos.FormatMove(m.Move, n),
-			Games: m.Games, White: m.FirstWins, Draws: m.Draws, Black: m.SecondWins, Unknown: m.Unknown, AvgRating: m.AvgRating, LastDate: index.FormatDate(m.LastDate)})
-	}
-	return out
+	return api.NewTree(pos, t, n, limit)
 }
 
 // batchLine is one answer of tree --batch.
