@@ -293,6 +293,7 @@ async function update(keepOffset) {
     renderTree(tree);
     renderGames(games);
     $("fen").value = pos.fen;
+    toHash();
     document.body.dataset.fen = pos.fen;
   } catch (e) {
     if (seq === st.seq) showError(e);
@@ -511,6 +512,25 @@ document.addEventListener("keydown", (e) => {
   if (e.key in keys) { e.preventDefault(); step(keys[e.key]); }
 });
 
+// A link may name a position: #game=xiangqi&moves=h2e2+h9g7 (coordinate
+// moves) or #fen=…; the page keeps the hash in step as moves are played.
+function fromHash() {
+  const h = new URLSearchParams(location.hash.slice(1));
+  if (h.get("game") === "chess" || h.get("game") === "xiangqi") { st.game = h.get("game"); $("game").value = st.game; }
+  if (h.get("fen")) st.fen = h.get("fen");
+  if (h.get("notation")) st.notation = h.get("notation");
+  if (h.get("lang") && L[h.get("lang")]) { st.lang = h.get("lang"); $("lang").value = st.lang; }
+  st.line = (h.get("moves") || "").split(/[\s+]+/).filter(Boolean).map((c) => ({ coord: c, names: {} }));
+  st.cur = st.line.length;
+}
+function toHash() {
+  const h = new URLSearchParams({ game: st.game });
+  if (st.fen) h.set("fen", st.fen);
+  if (st.cur) h.set("moves", movesParam());
+  history.replaceState(null, "", "#" + h);
+}
+
+fromHash();
 api("/api/stats").then((s) => { $("dbinfo").textContent = `${s.games} games · xiangqi ${s.per_game.xiangqi || 0} · chess ${s.per_game.chess || 0}`; }).catch(() => {});
 fillNotations();
 relabel();
