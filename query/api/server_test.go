@@ -463,3 +463,27 @@ func TestPage(t *testing.T) {
 		t.Errorf("POST /: %d", rec.Code)
 	}
 }
+
+// FuzzParams: no query string makes an endpoint panic or fail otherwise
+// than with 400 (bad input) or 404 (no such game).
+func FuzzParams(f *testing.F) {
+	for _, s := range []string{"moves=h2e2+h9g7", "game=chess&moves=e4+c5&notation=uci", "fen=8/8/8/8/8/8/8/8+w+-+-+0+1&game=chess",
+		"mirror=true&query=black:x", "limit=3&offset=2&sort=rating", "moves=%E7%82%AE%E4%BA%8C%E5%B9%B3%E4%BA%94", "notation=chinese&rules=asian"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		srv, _ := testServer(t, Config{})
+		for _, path := range []string{"/api/tree", "/api/games", "/api/position", "/api/book", "/api/game/1"} {
+			req := httptest.NewRequest(http.MethodGet, "/", nil)
+			req.URL.Path, req.URL.RawQuery = path, raw
+			rec := httptest.NewRecorder()
+			srv.ServeHTTP(rec, req)
+			if rec.Code != http.StatusOK && rec.Code != http.StatusBadRequest {
+				t.Fatalf("%s?%s: %d %s", path, raw, rec.Code, rec.Body)
+			}
+			if !json.Valid(rec.Body.Bytes()) {
+				t.Fatalf("%s?%s: not JSON: %q", path, raw, rec.Body)
+			}
+		}
+	})
+}
