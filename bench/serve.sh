@@ -43,7 +43,6 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 [ -n "$url" ] || { cat "$tmp/serve.err"; exit 1; }
-"$tmp/xqdb" stats --db "$db" # through the server
 echo "first pass, every tree computed:"
 "$tmp/load" --url "$url" --positions "$tmp/positions.tsv" --clients "$clients" --once
 echo "sustained, $duration:"

@@ -103,7 +103,7 @@ func runServe(c *cli.Context) error {
 	}
 	srv := newAPIServer(s, books, c.StringSlice("book"), roots)
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
-		WriteTimeout: 2 * api.DefaultTimeout, MaxHeaderBytes: api.MaxQueryBytes + 8<<10}
+		MaxHeaderBytes: api.MaxQueryBytes + 8<<10}
 	addr := ln.Addr().String()
 	if err := api.WriteServeFile(dir, addr); err != nil {
 		ln.Close()

@@ -34,8 +34,10 @@ const (
 	MaxMoves = 1000
 	// MaxGames bounds a page of /api/games.
 	MaxGames = 500
-	// DefaultTimeout bounds the time of one request.
+	// DefaultTimeout bounds the time of one request; StatsTimeout that of
+	// /api/stats, which reads the whole store.
 	DefaultTimeout = 10 * time.Second
+	StatsTimeout   = 5 * time.Minute
 )
 
 // Config is what a Server serves.
@@ -107,7 +109,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, MaxBodyBytes)
-	ctx, cancel := context.WithTimeout(r.Context(), s.cfg.Timeout)
+	limit := s.cfg.Timeout
+	if r.URL.Path == "/api/stats" {
+		// Counting reads every entry of the store: minutes on a large one.
+		limit = max(limit, StatsTimeout)
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), limit)
 	defer cancel()
 	tw := &timeoutWriter{w: w}
 	done := make(chan struct{})
@@ -119,7 +126,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case <-done:
 	case <-ctx.Done():
 		if tw.claim() {
-			writeError(w, http.StatusServiceUnavailable, "", fmt.Errorf("request took longer than %v", s.cfg.Timeout))
+			writeError(w, http.StatusServiceUnavailable, "", fmt.Errorf("request took longer than %v", limit))
 		}
 		<-done // the handler holds the store's read lock until it returns
 	}
@@ -386,6 +393,18 @@ func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
+	st := s.cfg.Store
+	// A request answered before on the same committed state is answered
+	// from the cache, before its position is even set up.
+	var cached []byte
+	s.read(func() error {
+		cached, _ = s.cache.get(treeKey{last: st.LastGid(), games: st.Games(), raw: r.URL.RawQuery})
+		return nil
+	})
+	if cached != nil {
+		writeRaw(w, http.StatusOK, cached)
+		return
+	}
 	a, err := p.position(0, false)
 	if err != nil {
 		fail(w, err)
@@ -401,15 +420,10 @@ func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	st := s.cfg.Store
 	err = s.read(func() error {
 		// Answers are cached per committed state: an import's commit
 		// changes the state, and so the key.
 		key := treeKey{last: st.LastGid(), games: st.Games(), raw: r.URL.RawQuery}
-		if b, ok := s.cache.get(key); ok {
-			writeRaw(w, http.StatusOK, b)
-			return nil
-		}
 		t, err := query.BuildTree(st, a.pos, opt)
 		if err != nil {
 			var qe *index.QueryError

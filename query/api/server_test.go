@@ -85,7 +85,7 @@ var (
 
 // testServer serves a store of 300 CCPD and 200 pgnmentor games with a
 // Polyglot book of the chess games.
-func testServer(t *testing.T, cfg Config) (*Server, *index.Store) {
+func testServer(t testing.TB, cfg Config) (*Server, *index.Store) {
 	t.Helper()
 	storeOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "xqdb-api-")
@@ -486,4 +486,31 @@ func FuzzParams(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkTreeRequest is one /api/tree request through the handler (no
+// network): answered from the cache (a position asked before on the same
+// committed state) and computed (a new request each time: the cache is
+// emptied).
+func BenchmarkTreeRequest(b *testing.B) {
+	srv, _ := testServer(b, Config{})
+	targets := []string{"/api/tree?moves=h2e2", "/api/tree?moves=h2e2+h9g7&limit=12", "/api/tree?game=chess&moves=e4+c5", "/api/tree"}
+	for _, cached := range []bool{true, false} {
+		name := map[bool]string{true: "cached", false: "computed"}[cached]
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for i := 0; b.Loop(); i++ {
+				if !cached {
+					srv.cache.mu.Lock()
+					srv.cache.m = nil
+					srv.cache.mu.Unlock()
+				}
+				rec := httptest.NewRecorder()
+				srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, targets[i%len(targets)], nil))
+				if rec.Code != http.StatusOK {
+					b.Fatal(rec.Code)
+				}
+			}
+		})
+	}
 }
