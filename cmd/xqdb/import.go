@@ -304,6 +304,9 @@ func (j *importJob) run(ctx context.Context, s index.DB) (importSummary, error) 
 		}
 		return nil
 	})
+	// Closing the writer merges the last runs and writes the metadata
+	// index: a phase of its own, not a bar frozen at 99%.
+	j.meter.Phase("writing indexes", "", 0)
 	return sum, firstError(err, w.Close)
 }
 

@@ -51,6 +51,7 @@ Example:
 		&cli.StringSliceFlag{Name: "book", Usage: "an opening book /api/book probes (.bin, .dat, .obk; repeat for more)"},
 		&cli.StringSliceFlag{Name: "import-root", Usage: "a folder /api/import may read below (repeat for more; none: no imports)"},
 		&cli.IntFlag{Name: "run-games", Value: 50_000, Usage: "games an import buffers before each commit"},
+		jsonFlag,
 	},
 	Action: runServe,
 }
@@ -113,7 +114,14 @@ func runServe(c *cli.Context) error {
 	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && !tcp.IP.IsLoopback() {
 		fmt.Fprintf(c.App.ErrWriter, "xqdb: warning: listening on %s, not loopback: anyone who reaches it reads the database\n", addr)
 	}
-	fmt.Fprintf(c.App.Writer, "xqdb: serving %s (%d games) at http://%s/ — open it in a browser; Ctrl-C stops\n", dir, s.Games(), addr)
+	if c.Bool("json") {
+		// One line for scripts: where the server listens.
+		if err := writeJSON(c.App.Writer, api.ServeInfo{PID: os.Getpid(), Addr: addr, URL: "http://" + addr + "/"}); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(c.App.Writer, "xqdb: serving %s (%d games) at http://%s/ — open it in a browser; Ctrl-C stops\n", dir, s.Games(), addr)
+	}
 	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)
