@@ -1,9 +1,12 @@
 package index
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/xqdb/xqdb/engine"
 )
@@ -164,29 +167,72 @@ func CopyGames(src DB, w GameWriter, opening func(r *Record, keys []uint64), fn 
 	if err := src.EachGame(func(gid uint32, _ Attrs) { gids = append(gids, gid) }); err != nil {
 		return err
 	}
-	for _, gid := range gids {
-		r, err := src.Game(gid)
-		if err != nil {
+	// Replaying and preparing is the work: done on every core, a chunk at
+	// a time, and added in id order.
+	const chunk = 2048
+	prepared := make([]*Prepared, chunk)
+	for lo := 0; lo < len(gids); lo += chunk {
+		part := gids[lo:min(lo+chunk, len(gids))]
+		var recs []*Record
+		if rr, ok := src.(interface {
+			Records(gids []uint32) ([]*Record, error)
+		}); ok {
+			var err error
+			if recs, err = rr.Records(part); err != nil {
+				return err
+			}
+		}
+		var next atomic.Int64
+		errs := make([]error, runtime.GOMAXPROCS(0))
+		var wg sync.WaitGroup
+		for w := range errs {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for i := int(next.Add(1) - 1); i < len(part) && errs[w] == nil; i = int(next.Add(1) - 1) {
+					var r *Record
+					if recs != nil {
+						r = recs[i]
+					}
+					prepared[i], errs[w] = prepareStored(src, part[i], r, opening)
+				}
+			}()
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
 			return err
 		}
-		keys, err := recordKeys(r)
-		if err != nil {
-			return fmt.Errorf("index: copy game %d: %w", gid, err)
-		}
-		if opening != nil {
-			opening(r, keys)
-		}
-		p, err := Prepare(&Game{Record: *r, Keys: keys})
-		if err != nil {
-			return fmt.Errorf("index: copy game %d: %w", gid, err)
-		}
-		res, err := w.AddPrepared(p)
-		if err != nil {
-			return err
-		}
-		if fn != nil {
-			fn(p, res)
+		for _, p := range prepared[:len(part)] {
+			res, err := w.AddPrepared(p)
+			if err != nil {
+				return err
+			}
+			if fn != nil {
+				fn(p, res)
+			}
 		}
 	}
 	return nil
+}
+
+// prepareStored prepares stored game gid of src (r, when already read).
+func prepareStored(src DB, gid uint32, r *Record, opening func(r *Record, keys []uint64)) (*Prepared, error) {
+	if r == nil {
+		var err error
+		if r, err = src.Game(gid); err != nil {
+			return nil, err
+		}
+	}
+	keys, err := recordKeys(r)
+	if err != nil {
+		return nil, fmt.Errorf("index: copy game %d: %w", gid, err)
+	}
+	if opening != nil {
+		opening(r, keys)
+	}
+	p, err := Prepare(&Game{Record: *r, Keys: keys})
+	if err != nil {
+		return nil, fmt.Errorf("index: copy game %d: %w", gid, err)
+	}
+	return p, nil
 }

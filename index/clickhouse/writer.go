@@ -2,6 +2,7 @@ package clickhouse
 
 import (
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 
@@ -34,6 +35,47 @@ type batch struct {
 	positions   []rowWriter
 	terms       []rowWriter
 	records     []rowWriter
+	// docs are the games whose metadata terms are still to be worked out
+	// (Bleve's analysis, the costliest part of a row): in the background
+	// insert, on every core.
+	docs []doc
+}
+
+type doc struct {
+	gid uint32
+	p   *index.Prepared
+}
+
+// addTerms fills the terms rows of the batch's games.
+func (b *batch) addTerms() {
+	shards := len(b.terms)
+	workers := runtime.GOMAXPROCS(0)
+	parts := make([][]rowWriter, workers)
+	var wg sync.WaitGroup
+	for w := range parts {
+		parts[w] = make([]rowWriter, shards)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(b.docs); i += workers {
+				d := b.docs[i]
+				t := &parts[w][int(d.gid)%shards]
+				d.p.EachTerm(d.gid, func(field, term string, pos uint32) {
+					t.str(field)
+					t.str(term)
+					t.u32(d.gid)
+					t.u32(pos)
+				})
+			}
+		}()
+	}
+	wg.Wait()
+	for _, part := range parts {
+		for s := range part {
+			b.terms[s].b = append(b.terms[s].b, part[s].b...)
+		}
+	}
+	b.docs = nil
 }
 
 func (b *batch) reset(shards int, from uint32) {
@@ -154,13 +196,7 @@ func (w *Writer) AddPrepared(p *index.Prepared) (index.AddResult, error) {
 		r.u32(a.Date)
 		r.u16(a.Rating)
 	})
-	t := &b.terms[uint64(gid)%shards]
-	p.EachTerm(gid, func(field, term string, pos uint32) {
-		t.str(field)
-		t.str(term)
-		t.u32(gid)
-		t.u32(pos)
-	})
+	b.docs = append(b.docs, doc{gid, p})
 	b.games++
 	if b.games >= w.batchGames {
 		return index.AddResult{Gid: gid}, w.flush()
@@ -197,6 +233,7 @@ func (w *Writer) wait() error {
 
 // insertBatch inserts a batch's rows on every shard, then commits it.
 func (d *DB) insertBatch(b *batch, next uint32) error {
+	b.addTerms()
 	errs := make(chan error, len(d.nodes))
 	for i, n := range d.nodes {
 		go func() {
