@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/xqdb/xqdb/query/api"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -119,7 +120,7 @@ func TestNotationWrites(t *testing.T) {
 		}
 		// tree's move column is in the same notation as show's moves.
 		_, out, _ = runCLI(t, "position", "--moves", "h2e2", "--json")
-		var pos positionResult
+		var pos api.Position
 		if err := json.Unmarshal([]byte(out), &pos); err != nil {
 			t.Fatal(err)
 		}

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/query/api"
 	"github.com/xqdb/xqdb/replay"
 )
 
@@ -38,28 +39,6 @@ Example:
 		jsonFlag,
 	}, rulesFlags...),
 	Action: runPosition,
-}
-
-// positionResult is the JSON of `xqdb position`.
-type positionResult struct {
-	FEN        string              `json:"fen"`
-	Key        string              `json:"key"`
-	Side       string              `json:"side"`
-	InCheck    bool                `json:"in_check"`
-	Status     string              `json:"status"`
-	Result     string              `json:"result"`
-	EndPly     int                 `json:"end_ply"`
-	LegalMoves []map[string]string `json:"legal_moves"`
-}
-
-// moveNotations lists, per game, the JSON field and notation of each
-// rendering of a legal move.
-var moveNotations = map[engine.Game][]struct {
-	field string
-	n     engine.Notation
-}{
-	engine.Xiangqi: {{"iccs", engine.ICCS}, {"wxf", engine.WXF}, {"chinese", engine.Chinese}, {"vietnamese", engine.Vietnamese}},
-	engine.Chess:   {{"san", engine.SAN}, {"uci", engine.UCI}},
 }
 
 func runPosition(c *cli.Context) error {
@@ -96,23 +75,7 @@ func runPosition(c *cli.Context) error {
 	if !end.Decided() {
 		end = engine.Ruling{Game: g} // ongoing, end_ply 0
 	}
-	res := positionResult{
-		FEN:        p.FEN(),
-		Key:        fmt.Sprintf("%016x", p.Key()),
-		Side:       p.SideToMove().Name(g),
-		InCheck:    p.InCheck(),
-		Status:     end.StatusName(),
-		Result:     end.Result.String(),
-		EndPly:     end.Ply,
-		LegalMoves: []map[string]string{},
-	}
-	for _, m := range p.AppendLegalMoves(nil) {
-		row := map[string]string{}
-		for _, f := range moveNotations[g] {
-			row[f.field] = p.FormatMove(m, f.n)
-		}
-		res.LegalMoves = append(res.LegalMoves, row)
-	}
+	res := api.Describe(p, end)
 	if c.Bool("json") {
 		return writeJSON(c.App.Writer, res)
 	}
@@ -127,10 +90,10 @@ func runPosition(c *cli.Context) error {
 	fmt.Fprintf(w, "\nmoves     %d\n", len(res.LegalMoves))
 	for _, row := range res.LegalMoves {
 		var parts []string
-		for _, f := range moveNotations[g] {
+		for _, f := range api.MoveNotations[g] {
 			// --notation picks the one the listing writes (JSON has all).
-			if n == engine.Auto || f.n == n || f.n == engine.Coordinate(g) {
-				parts = append(parts, row[f.field])
+			if n == engine.Auto || f.Notation == n || f.Notation == engine.Coordinate(g) {
+				parts = append(parts, row[f.Field])
 			}
 		}
 		fmt.Fprintf(w, "  %s\n", strings.Join(parts, "  "))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/xqdb/xqdb/query/api"
 	"strings"
 	"testing"
 )
@@ -11,7 +12,7 @@ func TestPositionJSON(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	var res positionResult
+	var res api.Position
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("bad JSON: %v", err)
 	}
@@ -41,7 +42,7 @@ func TestPositionCheckmate(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d", code)
 	}
-	var res positionResult
+	var res api.Position
 	_ = json.Unmarshal([]byte(out), &res)
 	if res.Status != "checkmate" || !res.InCheck || len(res.LegalMoves) != 0 {
 		t.Fatalf("got %+v, want checkmate", res)
@@ -54,7 +55,7 @@ func TestPositionChess(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	var res struct {
-		positionResult
+		api.Position
 		LegalMoves []map[string]string `json:"legal_moves"`
 	}
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
@@ -84,14 +85,14 @@ func TestPositionReportsFirstDecidedEnd(t *testing.T) {
 		if code != exitOK {
 			t.Fatalf("exit %d: %s", code, stderr)
 		}
-		var res positionResult
+		var res api.Position
 		_ = json.Unmarshal([]byte(out), &res)
 		if res.Status != tc.status || res.Result != tc.result || res.EndPly != tc.endPly {
 			t.Errorf("--rules %s: %s %s at %d, want %s %s at %d", tc.rules, res.Status, res.Result, res.EndPly, tc.status, tc.result, tc.endPly)
 		}
 	}
 	code, out, _ := runCLI(t, "position", "--game", "chess", "--moves", "Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8", "--json")
-	var res positionResult
+	var res api.Position
 	_ = json.Unmarshal([]byte(out), &res)
 	if code != exitOK || res.Status != "threefold" || res.Result != "1/2-1/2" || res.EndPly != 8 {
 		t.Errorf("chess repetition: %s %s at %d", res.Status, res.Result, res.EndPly)

@@ -196,6 +196,13 @@ func PlayPosition(p engine.Position, moves []string, n engine.Notation, rules xi
 	if !end.Decided() {
 		end = engine.Ruling{Game: g} // ongoing, end_ply 0
 	}
+	return Describe(p, end), end, nil
+}
+
+// Describe is the Position of p, ended by end (an undecided end: ongoing),
+// with its legal moves in every notation of the game.
+func Describe(p engine.Position, end engine.Ruling) Position {
+	g := p.Game()
 	res := Position{
 		FEN:        p.FEN(),
 		Key:        fmt.Sprintf("%016x", p.Key()),
@@ -213,7 +220,7 @@ func PlayPosition(p engine.Position, moves []string, n engine.Notation, rules xi
 		}
 		res.LegalMoves = append(res.LegalMoves, row)
 	}
-	return res, end, nil
+	return res
 }
 
 // Stats is the JSON of xqdb stats and /api/stats.
