@@ -12,6 +12,7 @@ import (
 	"github.com/xqdb/xqdb/engine/games"
 	"github.com/xqdb/xqdb/importer/record"
 	"github.com/xqdb/xqdb/index"
+	"github.com/xqdb/xqdb/query/api"
 )
 
 // gameFlag is the --game flag shared by the commands that set up positions.
@@ -74,7 +75,7 @@ func newPosition(g engine.Game, fen string) (engine.Position, error) {
 // playMoves makes each whitespace-separated move of text on p, reading them
 // in notation n (engine.Auto recognises each token).
 func playMoves(p engine.Position, text string, n engine.Notation) error {
-	for i, tok := range moveTokens(text) {
+	for i, tok := range api.MoveTokens(text) {
 		m, err := parseMove(p, tok, n)
 		if err != nil {
 			return usagef("--moves: move %d %q: %w", i+1, tok, err)
@@ -82,55 +83,6 @@ func playMoves(p engine.Position, text string, n engine.Notation) error {
 		p.Make(m)
 	}
 	return nil
-}
-
-// moveTokens reads the moves of text as pasted from a PGN: move numbers
-// (1. 1... 12.e4), results, NAGs, {comments}, ;comments and (variations)
-// are not moves (issue 14).
-func moveTokens(text string) []string {
-	var b strings.Builder
-	depth, brace := 0, false
-	for _, line := range strings.Split(text, "\n") {
-		for _, r := range line {
-			switch {
-			case brace:
-				brace = r != '}'
-				continue
-			case r == '{':
-				brace = true
-				continue
-			case r == ';' && depth == 0:
-				goto nextLine
-			case r == '(':
-				depth++
-				continue
-			case r == ')' && depth > 0:
-				depth--
-				continue
-			case depth > 0:
-				continue
-			}
-			b.WriteRune(r)
-		}
-	nextLine:
-		b.WriteByte(' ')
-	}
-	var out []string
-	for _, tok := range strings.Fields(b.String()) {
-		// A move number: digits and dots (or …), maybe glued to the move.
-		if i := strings.IndexFunc(tok, func(r rune) bool { return r < '0' || r > '9' }); i > 0 && (tok[i] == '.' || strings.HasPrefix(tok[i:], "…")) {
-			tok = strings.TrimLeft(tok[i:], ".…")
-		}
-		switch tok {
-		case "", "1-0", "0-1", "1/2-1/2", "½-½", "*", "+-", "-+", "=":
-			continue
-		}
-		if strings.HasPrefix(tok, "$") {
-			continue
-		}
-		out = append(out, tok)
-	}
-	return out
 }
 
 // padRight pads s with spaces to cols terminal columns: Chinese

@@ -63,11 +63,13 @@ func runPosition(c *cli.Context) error {
 	}
 	ref := replay.NewReferee(p, rules)
 	end := ref.Last()
-	for i, tok := range moveTokens(c.String("moves")) {
+	line := []map[string]string{}
+	for i, tok := range api.MoveTokens(c.String("moves")) {
 		m, err := parseMove(p, tok, n)
 		if err != nil {
 			return usagef("--moves: move %d %q: %w", i+1, tok, err)
 		}
+		line = append(line, api.MoveNames(p, m))
 		if r := ref.Play(m); r.Decided() && !end.Decided() {
 			end = r
 		}
@@ -76,6 +78,7 @@ func runPosition(c *cli.Context) error {
 		end = engine.Ruling{Game: g} // ongoing, end_ply 0
 	}
 	res := api.Describe(p, end)
+	res.Line = line
 	if c.Bool("json") {
 		return writeJSON(c.App.Writer, res)
 	}

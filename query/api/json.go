@@ -154,6 +154,10 @@ type Position struct {
 	Result     string              `json:"result"`
 	EndPly     int                 `json:"end_ply"`
 	LegalMoves []map[string]string `json:"legal_moves"`
+	// Line is the moves played to get here, each in every notation of
+	// the game, so that a client which sent them in any notation (or
+	// pasted from a PGN) learns what they were.
+	Line []map[string]string `json:"line"`
 }
 
 // MoveNotations lists, per game, the JSON field and notation of each
@@ -184,11 +188,13 @@ func PlayPosition(p engine.Position, moves []string, n engine.Notation, rules xi
 	g := p.Game()
 	ref := replay.NewReferee(p, rules)
 	end := ref.Last()
+	line := []map[string]string{}
 	for i, tok := range moves {
 		m, err := p.ParseMove(tok, n)
 		if err != nil {
 			return Position{}, end, &MoveError{Index: i + 1, Token: tok, Err: err}
 		}
+		line = append(line, MoveNames(p, m))
 		if r := ref.Play(m); r.Decided() && !end.Decided() {
 			end = r
 		}
@@ -196,7 +202,19 @@ func PlayPosition(p engine.Position, moves []string, n engine.Notation, rules xi
 	if !end.Decided() {
 		end = engine.Ruling{Game: g} // ongoing, end_ply 0
 	}
-	return Describe(p, end), end, nil
+	res := Describe(p, end)
+	res.Line = line
+	return res, end, nil
+}
+
+// MoveNames is move m of p in every notation of p's game, keyed by the
+// fields of MoveNotations.
+func MoveNames(p engine.Position, m engine.Move) map[string]string {
+	row := make(map[string]string, len(MoveNotations[p.Game()]))
+	for _, f := range MoveNotations[p.Game()] {
+		row[f.Field] = p.FormatMove(m, f.Notation)
+	}
+	return row
 }
 
 // Describe is the Position of p, ended by end (an undecided end: ongoing),
@@ -212,13 +230,10 @@ func Describe(p engine.Position, end engine.Ruling) Position {
 		Result:     end.Result.String(),
 		EndPly:     end.Ply,
 		LegalMoves: []map[string]string{},
+		Line:       []map[string]string{},
 	}
 	for _, m := range p.AppendLegalMoves(nil) {
-		row := map[string]string{}
-		for _, f := range MoveNotations[g] {
-			row[f.Field] = p.FormatMove(m, f.Notation)
-		}
-		res.LegalMoves = append(res.LegalMoves, row)
+		res.LegalMoves = append(res.LegalMoves, MoveNames(p, m))
 	}
 	return res
 }

@@ -344,7 +344,7 @@ func (p *params) position(g engine.Game, gameSet bool) (*asked, error) {
 	if err != nil {
 		return nil, badParam("fen", err)
 	}
-	a.moves = strings.Fields(p.str("moves"))
+	a.moves = MoveTokens(p.str("moves"))
 	if len(a.moves) > MaxMoves {
 		return nil, badParam("moves", fmt.Errorf("%d moves (at most %d)", len(a.moves), MaxMoves))
 	}
@@ -626,7 +626,7 @@ func (s *Server) handlePosition(w http.ResponseWriter, r *http.Request) {
 		fail(w, badParam("rules", err))
 		return
 	}
-	moves := strings.Fields(p.str("moves"))
+	moves := MoveTokens(p.str("moves"))
 	if len(moves) > MaxMoves {
 		fail(w, badParam("moves", fmt.Errorf("%d moves (at most %d)", len(moves), MaxMoves)))
 		return

@@ -354,6 +354,58 @@ func TestGamesGamePositionStatsBook(t *testing.T) {
 	}
 }
 
+// TestPastedMoveLists: moves= reads a move list as people paste it, in
+// any notation of the game and with PGN's move numbers, results, comments
+// and variations, as the CLI's --moves does (issue 17: the page's move box
+// sends the text as typed). The answer's line says what each move was, in
+// every notation; a tree of the same text is the tree of those moves.
+func TestPastedMoveLists(t *testing.T) {
+	srv, _ := testServer(t, Config{})
+	for _, tt := range []struct {
+		game, text string
+		want       []string // coordinates
+	}{
+		{"xiangqi", "1. 炮二平五 马８进７ 2. 马二进三 *", []string{"h2e2", "h9g7", "h0g2"}},
+		{"xiangqi", "1. 砲二平五 馬８進７ 2. 傌二進三 {traditional} 1-0", []string{"h2e2", "h9g7", "h0g2"}},
+		{"xiangqi", "1.C2.5 H8+7 2.H2+3", []string{"h2e2", "h9g7", "h0g2"}},
+		{"xiangqi", "C2=5 h8+7", []string{"h2e2", "h9g7"}},
+		{"xiangqi", "H2-E2 h9-g7", []string{"h2e2", "h9g7"}},
+		{"xiangqi", "P2-5 M8.7", []string{"h2e2", "h9g7"}}, // Vietnamese: Pháo, Mã
+		{"chess", "1. e4 e5 2. Nf3 (2. f4 exf4) 2... Nc6 3. Bb5+? $2 a6 1/2-1/2", []string{"e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"}},
+		{"chess", "1.e2-e4 e7e5 2.Ng1-f3", []string{"e2e4", "e7e5", "g1f3"}},
+	} {
+		var p Position
+		target := "/api/position?game=" + tt.game + "&moves=" + url.QueryEscape(tt.text)
+		if code := get(t, srv, target, &p); code != http.StatusOK {
+			t.Errorf("%q: status %d", tt.text, code)
+			continue
+		}
+		coord := map[string]string{"xiangqi": "iccs", "chess": "uci"}[tt.game]
+		var got []string
+		for _, m := range p.Line {
+			got = append(got, m[coord])
+			for _, f := range MoveNotations[engine.Chess] {
+				if tt.game == "chess" && m[f.Field] == "" {
+					t.Errorf("%q: line move %v lacks %s", tt.text, m, f.Field)
+				}
+			}
+		}
+		if strings.Join(got, " ") != strings.Join(tt.want, " ") {
+			t.Errorf("%q: line %v, want %v", tt.text, got, tt.want)
+		}
+		var pasted, plain Tree
+		get(t, srv, "/api/tree?game="+tt.game+"&moves="+url.QueryEscape(tt.text), &pasted)
+		get(t, srv, "/api/tree?game="+tt.game+"&moves="+strings.Join(tt.want, "+"), &plain)
+		if pasted.FEN != plain.FEN || pasted.Games != plain.Games {
+			t.Errorf("%q: tree at %s (%d games), want %s (%d)", tt.text, pasted.FEN, pasted.Games, plain.FEN, plain.Games)
+		}
+	}
+	var e Error
+	if code := get(t, srv, "/api/position?game=chess&moves="+url.QueryEscape("1. e4 e5 2. Qxf7"), &e); code != http.StatusBadRequest || e.Param != "moves" || !strings.Contains(e.Error, `"Qxf7"`) {
+		t.Errorf("bad pasted move: %d %+v", code, e)
+	}
+}
+
 // TestImportPaths: only absolute paths below an import root reach the
 // file system; a symlink out of a root is refused too.
 func TestImportPaths(t *testing.T) {
