@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -22,6 +23,8 @@ type node struct {
 	addr string // host:port
 	db   string
 	hc   *http.Client
+	// requests counts the requests sent (tests check how many a tree takes).
+	requests atomic.Int64
 }
 
 func newNode(addr, db string) *node {
@@ -29,10 +32,24 @@ func newNode(addr, db string) *node {
 	return &node{addr: addr, db: db, hc: &http.Client{Transport: tr}}
 }
 
+// pointSettings are the settings of the queries that read one key's rows
+// (a tree): one thread (more threads cost more to start than they save on
+// a few granules) and the cache of decompressed blocks, so that popular
+// positions are not decompressed again on every request.
+var pointSettings = url.Values{"max_threads": {"1"}, "use_uncompressed_cache": {"1"}}
+
 // do sends sql (and body, the data of an INSERT, when not nil) and returns
 // the answer's bytes.
 func (n *node) do(ctx context.Context, sql string, body io.Reader) ([]byte, error) {
+	return n.doWith(ctx, sql, body, nil)
+}
+
+// doWith is do with settings (URL parameters of the HTTP interface).
+func (n *node) doWith(ctx context.Context, sql string, body io.Reader, settings url.Values) ([]byte, error) {
 	v := url.Values{}
+	for k, vs := range settings {
+		v[k] = vs
+	}
 	if n.db != "" {
 		v.Set("database", n.db)
 	}
@@ -47,6 +64,7 @@ func (n *node) do(ctx context.Context, sql string, body io.Reader) ([]byte, erro
 	if err != nil {
 		return nil, err
 	}
+	n.requests.Add(1)
 	resp, err := n.hc.Do(req)
 	if err != nil {
 		return nil, fmt.Errorf("clickhouse: %s: %w", n.addr, err)
@@ -78,6 +96,15 @@ func (n *node) exec(sql string) error {
 // rows runs a SELECT and returns its RowBinary rows.
 func (n *node) rows(sql string) (*rowReader, error) {
 	b, err := n.do(context.Background(), sql+" FORMAT RowBinary", nil)
+	if err != nil {
+		return nil, err
+	}
+	return &rowReader{b: b}, nil
+}
+
+// rowsWith is rows with settings.
+func (n *node) rowsWith(sql string, settings url.Values) (*rowReader, error) {
+	b, err := n.doWith(context.Background(), sql+" FORMAT RowBinary", nil, settings)
 	if err != nil {
 		return nil, err
 	}

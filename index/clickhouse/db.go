@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/index"
@@ -31,12 +32,19 @@ type DB struct {
 	cluster string // the remote_servers cluster of the shards ("" for one server)
 	nodes   []*node
 	opts    index.Options
-	next    uint32 // next game id; games below it are committed
+	next    atomic.Uint32 // next game id; games below it are committed
 
-	attrsOnce sync.Once
-	attrs     []index.Attrs // by gid
-	attrsErr  error
+	// attrs caches the attributes of the games queries read: those of a
+	// position's games or of a search's results, read with them, or all
+	// of them once a query needs all (allAttrs). A tree reads none.
+	attrsMu  sync.Mutex
+	attrs    map[uint32]index.Attrs
+	allAttrs bool
 }
+
+// committed is the next game id: rows of games at or past it are an
+// unfinished import's, which reads leave out.
+func (d *DB) committed() uint32 { return d.next.Load() }
 
 // ParseURL reads clickhouse://HOST:PORT[,HOST:PORT…]/DB[?cluster=NAME]:
 // the HTTP ports of the shards, in the order of the cluster's
@@ -122,7 +130,7 @@ func (d *DB) loadManifest() error {
 	if n > 0 && (lo != SchemaVersion || hi != SchemaVersion) {
 		return fmt.Errorf("%w: %s has version %d, this xqdb reads %d (import the games again into a new database)", index.ErrSchemaMismatch, d.url, hi, SchemaVersion)
 	}
-	d.next = max(next, 1)
+	d.next.Store(max(next, 1))
 	return nil
 }
 
@@ -130,10 +138,10 @@ func (d *DB) loadManifest() error {
 func (d *DB) Dir() string { return d.url }
 
 // Games counts the stored games (ids are dense from 1).
-func (d *DB) Games() int { return int(d.next - 1) }
+func (d *DB) Games() int { return int(d.committed() - 1) }
 
 // LastGid returns the highest game id given.
-func (d *DB) LastGid() uint32 { return d.next - 1 }
+func (d *DB) LastGid() uint32 { return d.committed() - 1 }
 
 // Close releases the connections.
 func (d *DB) Close() error {
@@ -148,7 +156,7 @@ func (d *DB) shard(v uint64) *node { return d.nodes[v%uint64(len(d.nodes))] }
 
 // Game reads a stored game.
 func (d *DB) Game(gid uint32) (*index.Record, error) {
-	if gid == 0 || gid >= d.next {
+	if gid == 0 || gid >= d.committed() {
 		return nil, fmt.Errorf("%w: %d", index.ErrNoGame, gid)
 	}
 	rr, err := d.shard(uint64(gid)).rows(fmt.Sprintf("SELECT record FROM %s WHERE gid = %d LIMIT 1", d.local("games"), gid))
@@ -175,7 +183,7 @@ func (d *DB) Records(gids []uint32) ([]*index.Record, error) {
 		for i, g := range part {
 			ids[i] = strconv.FormatUint(uint64(g), 10)
 		}
-		rr, err := d.nodes[0].rows(fmt.Sprintf("SELECT gid, record FROM %s WHERE gid IN (%s) AND gid < %d", d.all("games"), strings.Join(ids, ","), d.next))
+		rr, err := d.nodes[0].rows(fmt.Sprintf("SELECT gid, record FROM %s WHERE gid IN (%s) AND gid < %d", d.all("games"), strings.Join(ids, ","), d.committed()))
 		if err != nil {
 			return nil, err
 		}
@@ -200,60 +208,171 @@ func (d *DB) Records(gids []uint32) ([]*index.Record, error) {
 	return out, nil
 }
 
-func (d *DB) loadAttrs() error {
-	d.attrsOnce.Do(func() {
-		d.attrs = make([]index.Attrs, d.next)
-		rr, err := d.nodes[0].rows(fmt.Sprintf("SELECT gid, game, result, date, rating, plies, hash, players FROM %s WHERE gid < %d", d.all("games"), d.next))
-		if err != nil {
-			d.attrsErr = err
-			return
-		}
-		for rr.more() {
-			gid := rr.u32()
-			a := index.Attrs{Game: engine.Game(rr.u8()), Result: engine.Result(rr.u8()), Date: rr.u32(), Rating: rr.u16(), Plies: rr.u16(), Hash: rr.u64(), Players: rr.u32()}
-			if rr.err == nil && gid < d.next {
-				d.attrs[gid] = a
-			}
-		}
-		d.attrsErr = rr.err
-	})
-	return d.attrsErr
-}
+// attrsColumns are the games columns Attrs holds, in readAttrs' order.
+const attrsColumns = "gid, game, result, date, rating, plies, hash, players"
 
-// Attrs returns a game's attributes (all of them are read on first use,
-// as the Badger store does).
-func (d *DB) Attrs(gid uint32) index.Attrs {
-	if d.loadAttrs() != nil || int(gid) >= len(d.attrs) {
-		return index.Attrs{}
-	}
-	return d.attrs[gid]
-}
-
-// EachGame calls fn for every stored game in id order.
-func (d *DB) EachGame(fn func(gid uint32, a index.Attrs)) error {
-	if err := d.loadAttrs(); err != nil {
+// readAttrs reads the attributes of the committed games that match cond
+// into the cache.
+func (d *DB) readAttrs(cond string) error {
+	rr, err := d.nodes[0].rows(fmt.Sprintf("SELECT %s FROM %s WHERE gid < %d AND %s", attrsColumns, d.all("games"), d.committed(), cond))
+	if err != nil {
 		return err
 	}
-	for gid := uint32(1); gid < d.next; gid++ {
-		fn(gid, d.attrs[gid])
+	d.attrsMu.Lock()
+	defer d.attrsMu.Unlock()
+	if d.attrs == nil {
+		d.attrs = map[uint32]index.Attrs{}
+	}
+	for rr.more() {
+		gid := rr.u32()
+		a := index.Attrs{Game: engine.Game(rr.u8()), Result: engine.Result(rr.u8()), Date: rr.u32(), Rating: rr.u16(), Plies: rr.u16(), Hash: rr.u64(), Players: rr.u32()}
+		if rr.err != nil {
+			return rr.err
+		}
+		d.attrs[gid] = a
 	}
 	return nil
 }
 
-// Position answers a tree: one GROUP BY over the key's rows, on the shard
-// that holds the key. One game is replayed to check that the key is the
-// asked position (64-bit keys can collide; DESIGN "Keys and storage").
+// loadAllAttrs reads every game's attributes, for what needs them all
+// (listing every game, de-duplicating an import).
+func (d *DB) loadAllAttrs() error {
+	d.attrsMu.Lock()
+	all := d.allAttrs
+	d.attrsMu.Unlock()
+	if all {
+		return nil
+	}
+	if err := d.readAttrs("1"); err != nil {
+		return err
+	}
+	d.attrsMu.Lock()
+	d.allAttrs = true
+	d.attrsMu.Unlock()
+	return nil
+}
+
+// preloadAttrs reads the attributes of gids that are not cached: in
+// chunks of an IN list, or all of them when they are a good part of the
+// games anyway.
+func (d *DB) preloadAttrs(gids []uint32) error {
+	d.attrsMu.Lock()
+	var missing []uint32
+	if !d.allAttrs {
+		for _, g := range gids {
+			if _, ok := d.attrs[g]; !ok {
+				missing = append(missing, g)
+			}
+		}
+	}
+	d.attrsMu.Unlock()
+	if len(missing) == 0 {
+		return nil
+	}
+	if len(missing) > 20_000 && len(missing)*4 > d.Games() {
+		return d.loadAllAttrs()
+	}
+	slices.Sort(missing)
+	missing = slices.Compact(missing)
+	for lo := 0; lo < len(missing); lo += 20_000 {
+		if err := d.readAttrs("gid IN (" + idList(missing[lo:min(lo+20_000, len(missing))]) + ")"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func idList(gids []uint32) string {
+	b := make([]byte, 0, len(gids)*8)
+	for i, g := range gids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendUint(b, uint64(g), 10)
+	}
+	return string(b)
+}
+
+// Attrs returns a game's attributes: from the cache, where the query that
+// found the game put them, else read alone.
+func (d *DB) Attrs(gid uint32) index.Attrs {
+	if gid == 0 || gid >= d.committed() {
+		return index.Attrs{}
+	}
+	d.attrsMu.Lock()
+	a, ok := d.attrs[gid]
+	all := d.allAttrs
+	d.attrsMu.Unlock()
+	if ok || all {
+		return a
+	}
+	if d.readAttrs(fmt.Sprintf("gid = %d", gid)) != nil {
+		return index.Attrs{}
+	}
+	d.attrsMu.Lock()
+	defer d.attrsMu.Unlock()
+	return d.attrs[gid]
+}
+
+// EachGame calls fn for every stored game in id order (it reads every
+// game's attributes).
+func (d *DB) EachGame(fn func(gid uint32, a index.Attrs)) error {
+	if err := d.loadAllAttrs(); err != nil {
+		return err
+	}
+	next := d.committed()
+	for gid := uint32(1); gid < next; gid++ {
+		d.attrsMu.Lock()
+		a := d.attrs[gid]
+		d.attrsMu.Unlock()
+		fn(gid, a)
+	}
+	return nil
+}
+
+// forgetAttrs empties the cache (after an import: the games changed).
+func (d *DB) forgetAttrs() {
+	d.attrsMu.Lock()
+	d.attrs, d.allAttrs = nil, false
+	d.attrsMu.Unlock()
+}
+
+// Position answers a tree in one round trip to the shard that holds the
+// key: the GROUP BY over the key's rows and, in the same answer, the
+// record of the first game that reached it, which is replayed to check
+// that the key is the asked position (64-bit keys can collide; DESIGN
+// "Keys and storage"). The primary key (key, game, gid) and the small
+// granules of the positions table (schema.go) make it read a few thousand
+// rows, not the table.
 func (d *DB) Position(game engine.Game, pos engine.Position, withGames bool) (*index.PositionStats, error) {
 	key := pos.Key()
 	n := d.shard(key)
-	where := fmt.Sprintf("key = %d AND game = %d AND gid < %d", key, game, d.next)
-	res := &index.PositionStats{}
-	rr, err := n.rows("SELECT code, result, count(), sum(rating), sum(rating > 0), max(date), min(gid) FROM " + d.local("positions") + " WHERE " + where + " GROUP BY code, result")
+	next := d.committed()
+	where := fmt.Sprintf("PREWHERE key = %d WHERE game = %d AND gid < %d", key, game, next)
+	tbl := d.local("positions")
+	// Both halves have the same column types; the kind column (0: a move,
+	// 1: the record) tells them apart, whatever order UNION ALL gives.
+	sql := "SELECT 0, code, result, count(), sum(rating), sum(rating > 0), max(date), min(gid), '' FROM " + tbl + " " + where + " GROUP BY code, result" +
+		" UNION ALL SELECT 1, toUInt16(0), toUInt8(0), toUInt64(0), toUInt64(0), toUInt64(0), toUInt32(0), gid, record FROM " + d.all("games") +
+		" WHERE gid = (SELECT min(gid) FROM " + tbl + " " + where + ") LIMIT 1"
+	rr, err := n.rowsWith(sql, pointSettings)
 	if err != nil {
 		return nil, err
 	}
-	first := ^uint32(0)
+	res := &index.PositionStats{}
+	var first *index.Record
 	for rr.more() {
+		if rr.u8() == 1 {
+			rr.take(2 + 1 + 8 + 8 + 8 + 4)
+			gid, b := rr.u32(), rr.bytes()
+			if rr.err != nil {
+				return nil, rr.err
+			}
+			if first, err = index.DecodeRecord(gid, b); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		m := index.MoveStats{Code: rr.u16()}
 		result := engine.Result(rr.u8())
 		cnt := uint32(rr.u64())
@@ -266,7 +385,8 @@ func (d *DB) Position(game engine.Game, pos engine.Position, withGames bool) (*i
 		case engine.Draw:
 			m.Draws = cnt
 		}
-		first = min(first, rr.u32())
+		rr.u32()
+		rr.bytes()
 		if rr.err != nil {
 			return nil, rr.err
 		}
@@ -275,24 +395,29 @@ func (d *DB) Position(game engine.Game, pos engine.Position, withGames bool) (*i
 	if len(res.Moves) == 0 {
 		return res, nil
 	}
-	r, err := d.Game(first)
-	if err != nil {
-		return nil, err
+	if first == nil {
+		return nil, fmt.Errorf("clickhouse: %s: the first game at position %016x is missing", d.url, key)
 	}
-	if _, ok := index.FindPosition(r, pos); !ok {
+	if _, ok := index.FindPosition(first, pos); !ok {
 		return &index.PositionStats{}, nil
 	}
 	if withGames {
-		rr, err := n.rows("SELECT gid, ply, code FROM " + d.local("positions") + " WHERE " + where + " ORDER BY gid")
+		rr, err := n.rows("SELECT gid, ply, code FROM " + tbl + " " + where + " ORDER BY gid")
 		if err != nil {
 			return nil, err
 		}
+		gids := make([]uint32, 0, len(res.Moves))
 		for rr.more() {
 			h := index.GameHit{Gid: rr.u32(), Ply: int(rr.u16()), Code: rr.u16()}
 			if rr.err != nil {
 				return nil, rr.err
 			}
 			res.Games = append(res.Games, h)
+			gids = append(gids, h.Gid)
+		}
+		// The caller sorts and filters the hits by their attributes.
+		if err := d.preloadAttrs(gids); err != nil {
+			return nil, err
 		}
 	}
 	return res, nil
@@ -311,14 +436,19 @@ func addMove(res *index.PositionStats, m index.MoveStats) {
 // Search runs query strings (index/querylang.go) over the terms table:
 // index.SearchTerms combines the leaves as Bleve does.
 func (d *DB) Search(within []uint32, queries ...string) ([]uint32, error) {
-	return index.SearchTerms(termSource{d}, within, queries...)
+	ids, err := index.SearchTerms(termSource{d}, within, queries...)
+	if err != nil {
+		return nil, err
+	}
+	// The caller sorts (or counts) the games found by their attributes.
+	return ids, d.preloadAttrs(ids)
 }
 
 // Summary counts games, plies and position rows, and the bytes of every
 // table on every shard.
 func (d *DB) Summary() (*index.Summary, error) {
 	out := &index.Summary{Games: d.Games(), PerGame: map[string]int{}, Bytes: map[string]int64{}, Entries: map[string]any{}}
-	rr, err := d.nodes[0].rows(fmt.Sprintf("SELECT game, count(), sum(plies) FROM %s WHERE gid < %d GROUP BY game", d.all("games"), d.next))
+	rr, err := d.nodes[0].rows(fmt.Sprintf("SELECT game, count(), sum(plies) FROM %s WHERE gid < %d GROUP BY game", d.all("games"), d.committed()))
 	if err != nil {
 		return nil, err
 	}
@@ -327,7 +457,7 @@ func (d *DB) Summary() (*index.Summary, error) {
 		out.PerGame[g.String()] += int(n)
 		out.Plies += int64(p)
 	}
-	rr, err = d.nodes[0].rows(fmt.Sprintf("SELECT count() FROM %s WHERE gid < %d", d.all("positions"), d.next))
+	rr, err = d.nodes[0].rows(fmt.Sprintf("SELECT count() FROM %s WHERE gid < %d", d.all("positions"), d.committed()))
 	if err != nil {
 		return nil, err
 	}
@@ -388,15 +518,15 @@ func (t termSource) Fields() ([]string, error) {
 }
 
 func (t termSource) Universe() ([]uint32, error) {
-	out := make([]uint32, 0, t.d.next)
-	for g := uint32(1); g < t.d.next; g++ {
+	out := make([]uint32, 0, t.d.committed())
+	for g := uint32(1); g < t.d.committed(); g++ {
 		out = append(out, g)
 	}
 	return out, nil
 }
 
 func (t termSource) where(field string) string {
-	return fmt.Sprintf("SELECT DISTINCT gid FROM %s WHERE gid < %d AND field = %s", t.d.all("terms"), t.d.next, quote(field))
+	return fmt.Sprintf("SELECT DISTINCT gid FROM %s WHERE gid < %d AND field = %s", t.d.all("terms"), t.d.committed(), quote(field))
 }
 
 func (t termSource) Terms(field string, terms []string) ([]uint32, error) {
@@ -435,7 +565,7 @@ func (t termSource) Positions(field string, terms []string) (map[uint32]map[stri
 		return out, nil
 	}
 	rr, err := t.d.nodes[0].rows(fmt.Sprintf("SELECT gid, term, pos FROM %s WHERE gid < %d AND field = %s AND term IN (%s)",
-		t.d.all("terms"), t.d.next, quote(field), quoteList(terms)))
+		t.d.all("terms"), t.d.committed(), quote(field), quoteList(terms)))
 	if err != nil {
 		return nil, err
 	}

@@ -199,3 +199,78 @@ func TestKilledImportEndsExact(t *testing.T) {
 		}
 	}
 }
+
+func requests(d *DB) (n int64) {
+	for _, nd := range d.nodes {
+		n += nd.requests.Load()
+	}
+	return n
+}
+
+// TestTreeReadsLittle: a tree is one HTTP request (the moves and, in the
+// same answer, the record that verifies the key), on one server and on
+// two shards; it reads no game's attributes, a position's game list reads
+// those of its games only, and the positions table has small granules
+// (issue 19: tree p50 <= 15 ms).
+func TestTreeReadsLittle(t *testing.T) {
+	g1 := game(t, engine.FirstWins, "Hu Ronghua", "Lü Qin", "h2e2", "h9g7")
+	g2 := game(t, engine.Draw, "Xu Yinchuan", "Lü Qin", "h2e2", "b9c7", "b0c2")
+	g3 := game(t, engine.SecondWins, "Zhao Guorong", "Liu Dahua", "c3c4", "g6g5")
+	for _, shards := range []int{1, 2} {
+		t.Run(fmt.Sprintf("%d shards", shards), func(t *testing.T) {
+			d, err := Open(chtest.Start(t, shards, "tree"), index.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			add(t, d, g1, g2, g3)
+			r, err := Open(d.url, index.Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			p, _ := games.New(engine.Xiangqi, "")
+			m, _ := p.ParseMove("h2e2", engine.ICCS)
+			p.Make(m)
+			before := requests(r)
+			st, err := r.Position(engine.Xiangqi, p, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := requests(r) - before; got != 1 {
+				t.Errorf("a tree took %d requests, want 1", got)
+			}
+			var total uint32
+			for _, m := range st.Moves {
+				total += m.Games
+			}
+			if len(st.Moves) != 2 || total != 2 {
+				t.Errorf("after h2e2: %+v; want 2 moves of 1 game each", st.Moves)
+			}
+			if len(r.attrs) != 0 || r.allAttrs {
+				t.Errorf("a tree read the attributes of %d games (all: %v), want none", len(r.attrs), r.allAttrs)
+			}
+			// A position's game list: the attributes of its 2 games, not of
+			// the third.
+			if st, err = r.Position(engine.Xiangqi, p, true); err != nil || len(st.Games) != 2 {
+				t.Fatalf("games after h2e2: %+v, %v", st, err)
+			}
+			if len(r.attrs) != 2 || r.allAttrs || r.attrs[2].Result != engine.Draw {
+				t.Errorf("after a list of 2 games: attributes cached %v (all: %v), want games 1 and 2", r.attrs, r.allAttrs)
+			}
+			// A key no game reached: still one request, no moves.
+			p.Make(m) // not a legal position, but a key
+			before = requests(r)
+			if st, err = r.Position(engine.Xiangqi, p, false); err != nil || len(st.Moves) != 0 || requests(r)-before != 1 {
+				t.Errorf("unknown key: %+v, %v, %d requests; want nothing in 1", st, err, requests(r)-before)
+			}
+			rr, err := r.nodes[0].rows("SELECT count() FROM system.tables WHERE database = 'tree' AND name LIKE 'positions%' AND engine LIKE '%MergeTree' AND engine_full LIKE '%index_granularity = 1024%'")
+			if err == nil && rr.u64() != 1 {
+				err = fmt.Errorf("positions is not a MergeTree of index_granularity 1024")
+			}
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}

@@ -27,17 +27,24 @@ const SchemaVersion = 1
 // With several shards each node holds the *_local tables and a
 // Distributed table of the plain name over them: positions are sharded by
 // key (a tree reads the one shard that holds it), games and terms by gid.
+//
+// Granules (index_granularity, the rows a read of one key decompresses at
+// least) are small where reads are points: a tree reads one key's rows of
+// positions, a page of games a few records; terms keeps the default, as
+// its reads are ranges.
 var tables = []struct {
 	name, columns, order, shardBy string
+	granularity                   int
 }{
-	{"games", "gid UInt32, game UInt8, result UInt8, date UInt32, rating UInt16, plies UInt16, hash UInt64, players UInt32, record String", "gid", "gid"},
-	{"positions", "key UInt64, game UInt8, gid UInt32, ply UInt16, code UInt16, result UInt8, date UInt32, rating UInt16", "(key, game, gid)", "key"},
-	{"terms", "field String, term String, gid UInt32, pos UInt32", "(field, term, gid)", "gid"},
+	{"games", "gid UInt32, game UInt8, result UInt8, date UInt32, rating UInt16, plies UInt16, hash UInt64, players UInt32, record String", "gid", "gid", 256},
+	{"positions", "key UInt64, game UInt8, gid UInt32, ply UInt16, code UInt16, result UInt8, date UInt32, rating UInt16", "(key, game, gid)", "key", 1024},
+	{"terms", "field String, term String, gid UInt32, pos UInt32", "(field, term, gid)", "gid", 8192},
 }
 
 // ddl returns the statements that create the database on one node. Only
 // syntax that 18.16 and current releases both read: MergeTree with ORDER
-// BY, Distributed(cluster, db, table, key), TinyLog.
+// BY … SETTINGS index_granularity, Distributed(cluster, db, table, key),
+// TinyLog.
 func (d *DB) ddl(first bool) []string {
 	db := d.name
 	out := []string{"CREATE DATABASE IF NOT EXISTS " + db}
@@ -46,7 +53,7 @@ func (d *DB) ddl(first bool) []string {
 		if d.cluster != "" {
 			local += "_local"
 		}
-		out = append(out, fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (%s) ENGINE = MergeTree ORDER BY %s", local, t.columns, t.order))
+		out = append(out, fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (%s) ENGINE = MergeTree ORDER BY %s SETTINGS index_granularity = %d", local, t.columns, t.order, t.granularity))
 		if d.cluster != "" {
 			out = append(out, fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s.%s (%s) ENGINE = Distributed(%s, %s, %s_local, %s)",
 				db, t.name, t.columns, d.cluster, db, t.name, t.shardBy))

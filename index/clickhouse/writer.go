@@ -92,17 +92,22 @@ func (d *DB) NewGameWriter() (index.GameWriter, error) {
 	if err := d.cleanUncommitted(); err != nil {
 		return nil, err
 	}
-	if err := d.loadAttrs(); err != nil {
+	// De-duplication compares every game added with the stored ones.
+	if err := d.loadAllAttrs(); err != nil {
 		return nil, err
 	}
-	w := &Writer{d: d, next: d.next, hashes: map[uint64][]uint32{}, batchGames: d.opts.RunGames}
+	w := &Writer{d: d, next: d.committed(), hashes: map[uint64][]uint32{}, batchGames: d.opts.RunGames}
 	if w.batchGames <= 0 {
 		w.batchGames = 50_000
 	}
-	w.attrs = append([]index.Attrs(nil), d.attrs...)
-	if len(w.attrs) == 0 {
-		w.attrs = make([]index.Attrs, 1)
+	w.attrs = make([]index.Attrs, w.next, w.next+1024)
+	d.attrsMu.Lock()
+	for gid, a := range d.attrs {
+		if gid < w.next {
+			w.attrs[gid] = a
+		}
 	}
+	d.attrsMu.Unlock()
 	w.batch.reset(len(d.nodes), w.next)
 	return w, nil
 }
@@ -114,14 +119,14 @@ func (d *DB) NewGameWriter() (index.GameWriter, error) {
 func (d *DB) cleanUncommitted() error {
 	for _, n := range d.nodes {
 		for _, t := range tables {
-			rr, err := n.rows(fmt.Sprintf("SELECT count() FROM %s WHERE gid >= %d", d.local(t.name), d.next))
+			rr, err := n.rows(fmt.Sprintf("SELECT count() FROM %s WHERE gid >= %d", d.local(t.name), d.committed()))
 			if err != nil {
 				return err
 			}
 			if rr.u64() == 0 {
 				continue
 			}
-			if err := n.exec(fmt.Sprintf("ALTER TABLE %s DELETE WHERE gid >= %d", d.local(t.name), d.next)); err != nil {
+			if err := n.exec(fmt.Sprintf("ALTER TABLE %s DELETE WHERE gid >= %d", d.local(t.name), d.committed())); err != nil {
 				return err
 			}
 		}
@@ -259,7 +264,7 @@ func (d *DB) insertBatch(b *batch, next uint32) error {
 	if err := d.nodes[0].exec(fmt.Sprintf("INSERT INTO %s.manifest (schema, next_gid) VALUES (%d, %d)", d.name, SchemaVersion, next)); err != nil {
 		return err
 	}
-	d.next = next
+	d.next.Store(next)
 	return nil
 }
 
@@ -270,8 +275,7 @@ func (w *Writer) Close() error {
 		err = w.wait()
 	}
 	// Attributes read before this writer are stale now.
-	w.d.attrs, w.d.attrsErr = nil, nil
-	w.d.attrsOnce = sync.Once{}
+	w.d.forgetAttrs()
 	if err != nil {
 		return fmt.Errorf("clickhouse: import: %w", err)
 	}
