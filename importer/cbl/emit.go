@@ -6,17 +6,19 @@ import (
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/importer/internal/board"
+	"github.com/xqdb/xqdb/importer/internal/movetree"
 	"github.com/xqdb/xqdb/importer/record"
 )
 
 // parser keeps the buffers reused from record to record.
 type parser struct {
-	nodes []node
-	text  []byte
-	tags  record.TagBuilder
-	data  []byte
-	base  int64 // file offset of the record
-	err   error // first defect found while emitting
+	tree movetree.Linker
+	rec  *record.Record // the record emit writes
+	text []byte
+	tags record.TagBuilder
+	data []byte
+	base int64 // file offset of the record
+	err  error // first defect found while emitting
 }
 
 // parse decodes one record. last says the file ends with it: a move
@@ -39,9 +41,9 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 	}
 	var b board.Board
 	pieces, bad := readBoard(data, &b)
-	var treeErr error
-	p.nodes, treeErr = readTree(data, p.nodes[:0])
-	if treeErr != nil && len(p.nodes) == 0 || errors.Is(treeErr, record.ErrRecordTooLarge) {
+	p.tree.Reset(p.tree.Nodes)
+	treeErr := readTree(data, &p.tree)
+	if treeErr != nil && len(p.tree.Nodes) == 0 || errors.Is(treeErr, record.ErrRecordTooLarge) {
 		return fail(treeErr)
 	}
 	if errors.Is(treeErr, record.ErrTruncated) {
@@ -51,7 +53,7 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 		}
 		return fail(treeErr)
 	}
-	if pieces == 0 && len(p.nodes) <= 1 {
+	if pieces == 0 && len(p.tree.Nodes) <= 1 {
 		// A board without a piece and no moves is no game;
 		// CCBridge uses such records as the section titles of its tree.
 		title := field(data, offTitle, 128)
@@ -72,9 +74,9 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 	if data[offSide] == 2 {
 		side = 'b'
 	}
-	if len(p.nodes) > 1 && p.nodes[0].child > 0 {
-		first := p.nodes[p.nodes[0].child]
-		side = b.Side(int(first.from%9), 9-int(first.from/9))
+	if nodes := p.tree.Nodes; len(nodes) > 1 && nodes[0].Child > 0 {
+		first := nodes[nodes[0].Child]
+		side = b.Side(int(first.From%9), 9-int(first.From/9))
 	}
 	rec.FEN = b.FEN(side)
 
@@ -109,48 +111,21 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 
 // emit writes the tree as movetext elements over p.text: the opening
 // comment, then the main line with each move's alternatives as variations
-// right after it, PGN style.
+// right after it, PGN style (movetree.Walk; the parser is its Writer).
 func (p *parser) emit(rec *record.Record) {
-	p.comment(rec, &p.nodes[0], 0)
-	p.line(rec, p.nodes[0].child, 0)
+	p.rec = rec
+	if err := movetree.Walk(p.tree.Nodes, p, "cbl"); err != nil && p.err == nil {
+		p.err = err
+	}
+	p.rec = nil
 }
 
-// line emits the moves from node i on at the given depth. The first
-// move's own alternatives are the caller's business.
-func (p *parser) line(rec *record.Record, i int32, depth int) {
-	for first := true; i >= 0; first = false {
-		n := &p.nodes[i]
-		p.move(rec, n, depth)
-		p.comment(rec, n, depth)
-		if !first || depth == 0 {
-			p.alternatives(rec, n, depth)
-		}
-		i = n.child
-	}
-}
-
-// alternatives emits the moves that could replace n, each as a variation.
-func (p *parser) alternatives(rec *record.Record, n *node, depth int) {
-	if n.sib < 0 {
-		return
-	}
-	if depth+1 > record.MaxDepth {
-		if p.err == nil {
-			p.err = fmt.Errorf("cbl: %w (more than %d)", record.ErrTooDeep, record.MaxDepth)
-		}
-		return
-	}
-	for a := n.sib; a >= 0; a = p.nodes[a].sib {
-		p.add(rec, record.VariationStart, depth+1, n.at, []byte("("))
-		p.line(rec, a, depth+1)
-		p.add(rec, record.VariationEnd, depth+1, n.at, []byte(")"))
-	}
-}
-
-func (p *parser) move(rec *record.Record, n *node, depth int) {
+// Move writes n, a move at depth.
+func (p *parser) Move(n *movetree.Node, depth int) {
+	rec := p.rec
 	start := len(p.text)
-	p.text = board.AppendICCS(p.text, int(n.from%9), 9-int(n.from/9), int(n.to%9), 9-int(n.to/9))
-	t := p.token(record.Move, depth, n.at, start)
+	p.text = board.AppendICCS(p.text, int(n.From%9), 9-int(n.From/9), int(n.To%9), 9-int(n.To/9))
+	t := p.token(record.Move, depth, n.At, start)
 	rec.Elements = append(rec.Elements, t)
 	if depth == 0 {
 		rec.Moves = append(rec.Moves, t)
@@ -158,9 +133,11 @@ func (p *parser) move(rec *record.Record, n *node, depth int) {
 	p.text = append(p.text, ' ')
 }
 
-func (p *parser) comment(rec *record.Record, n *node, depth int) {
+// Comment writes n's comment, if it has one.
+func (p *parser) Comment(n *movetree.Node, depth int) {
+	rec := p.rec
 	start := len(p.text)
-	p.text = appendUTF16(p.text, p.data[n.cmt0:n.cmt1])
+	p.text = appendUTF16(p.text, p.data[n.Cmt0:n.Cmt1])
 	for len(p.text) > start {
 		c := p.text[len(p.text)-1]
 		if c != ' ' && c != '\r' && c != '\n' && c != '\t' {
@@ -171,17 +148,18 @@ func (p *parser) comment(rec *record.Record, n *node, depth int) {
 	if len(p.text) == start {
 		return
 	}
-	rec.Elements = append(rec.Elements, p.token(record.Comment, depth, n.cmt0, start))
+	rec.Elements = append(rec.Elements, p.token(record.Comment, depth, int64(n.Cmt0), start))
 	p.text = append(p.text, ' ')
 }
 
-func (p *parser) add(rec *record.Record, k record.Kind, depth int, at int, text []byte) {
+// Mark writes a variation's parenthesis.
+func (p *parser) Mark(k record.Kind, depth int, at int64, text string) {
 	start := len(p.text)
 	p.text = append(p.text, text...)
-	rec.Elements = append(rec.Elements, p.token(k, depth, at, start))
+	p.rec.Elements = append(p.rec.Elements, p.token(k, depth, at, start))
 	p.text = append(p.text, ' ')
 }
 
-func (p *parser) token(k record.Kind, depth int, at int, start int) record.Token {
-	return record.Token{Kind: k, Depth: uint16(depth), Start: int32(start), End: int32(len(p.text)), Offset: p.base + int64(at)}
+func (p *parser) token(k record.Kind, depth int, at int64, start int) record.Token {
+	return record.Token{Kind: k, Depth: uint16(depth), Start: int32(start), End: int32(len(p.text)), Offset: p.base + at}
 }

@@ -1,10 +1,10 @@
 package xqf
 
 import (
-	"fmt"
 	"strconv"
 
 	"github.com/xqdb/xqdb/importer/internal/board"
+	"github.com/xqdb/xqdb/importer/internal/movetree"
 	"github.com/xqdb/xqdb/importer/record"
 	"github.com/xqdb/xqdb/importer/textenc"
 )
@@ -66,53 +66,23 @@ func (p *parser) addTag(name string, v []byte, e textenc.Encoding) {
 	p.tags.AddFunc([]byte(name), func(dst []byte) []byte { return e.AppendUTF8(dst, v) })
 }
 
-// emit writes the tree as movetext elements over p.text: the root
-// comment, then the main line with each move's alternatives as
-// variations right after it, PGN style.
+// emit writes the tree as movetext elements over p.text: the opening
+// comment, then the main line with each move's alternatives as variations
+// right after it, PGN style (movetree.Walk; the parser is its Writer).
 func (p *parser) emit(rec *record.Record) {
-	if len(p.nodes) == 0 {
-		return
+	p.rec = rec
+	if err := movetree.Walk(p.tree.Nodes, p, "xqf"); err != nil && p.err == nil {
+		p.err = err
 	}
-	p.comment(rec, &p.nodes[0], 0)
-	p.line(rec, p.nodes[0].child, 0)
+	p.rec = nil
 }
 
-// line emits the moves from node i on at the given depth. The first
-// move's own alternatives are the caller's business.
-func (p *parser) line(rec *record.Record, i int32, depth int) {
-	for first := true; i >= 0; first = false {
-		n := &p.nodes[i]
-		p.move(rec, n, depth)
-		p.comment(rec, n, depth)
-		if !first || depth == 0 {
-			p.alternatives(rec, n, depth)
-		}
-		i = n.child
-	}
-}
-
-// alternatives emits the moves that could replace n, each as a variation.
-func (p *parser) alternatives(rec *record.Record, n *node, depth int) {
-	if n.sib < 0 {
-		return
-	}
-	if depth+1 > record.MaxDepth {
-		if p.err == nil {
-			p.err = fmt.Errorf("xqf: %w (more than %d)", record.ErrTooDeep, record.MaxDepth)
-		}
-		return
-	}
-	for a := n.sib; a >= 0; a = p.nodes[a].sib {
-		p.add(rec, record.VariationStart, depth+1, n.at, []byte("("))
-		p.line(rec, a, depth+1)
-		p.add(rec, record.VariationEnd, depth+1, n.at, []byte(")"))
-	}
-}
-
-func (p *parser) move(rec *record.Record, n *node, depth int) {
+// Move writes n, a move at depth.
+func (p *parser) Move(n *movetree.Node, depth int) {
+	rec := p.rec
 	start := len(p.text)
-	p.text = board.AppendICCS(p.text, int(n.src/10), int(n.src%10), int(n.dst/10), int(n.dst%10))
-	t := p.token(record.Move, depth, n.at, start)
+	p.text = board.AppendICCS(p.text, int(n.From/10), int(n.From%10), int(n.To/10), int(n.To%10))
+	t := p.token(record.Move, depth, n.At, start)
 	rec.Elements = append(rec.Elements, t)
 	if depth == 0 {
 		rec.Moves = append(rec.Moves, t)
@@ -120,8 +90,10 @@ func (p *parser) move(rec *record.Record, n *node, depth int) {
 	p.text = append(p.text, ' ')
 }
 
-func (p *parser) comment(rec *record.Record, n *node, depth int) {
-	c := p.area[n.cmt0:n.cmt1]
+// Comment writes n's comment, if it has one.
+func (p *parser) Comment(n *movetree.Node, depth int) {
+	rec := p.rec
+	c := p.area[n.Cmt0:n.Cmt1]
 	for len(c) > 0 && (c[len(c)-1] == 0 || c[len(c)-1] == ' ' || c[len(c)-1] == '\r' || c[len(c)-1] == '\n') {
 		c = c[:len(c)-1]
 	}
@@ -130,14 +102,15 @@ func (p *parser) comment(rec *record.Record, n *node, depth int) {
 	}
 	start := len(p.text)
 	p.text = p.enc.AppendUTF8(p.text, c)
-	rec.Elements = append(rec.Elements, p.token(record.Comment, depth, headerSize+int64(n.cmt0), start))
+	rec.Elements = append(rec.Elements, p.token(record.Comment, depth, headerSize+int64(n.Cmt0), start))
 	p.text = append(p.text, ' ')
 }
 
-func (p *parser) add(rec *record.Record, k record.Kind, depth int, at int64, text []byte) {
+// Mark writes a variation's parenthesis.
+func (p *parser) Mark(k record.Kind, depth int, at int64, text string) {
 	start := len(p.text)
 	p.text = append(p.text, text...)
-	rec.Elements = append(rec.Elements, p.token(k, depth, at, start))
+	p.rec.Elements = append(p.rec.Elements, p.token(k, depth, at, start))
 	p.text = append(p.text, ' ')
 }
 

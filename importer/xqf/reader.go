@@ -18,6 +18,7 @@ import (
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/importer/internal/board"
+	"github.com/xqdb/xqdb/importer/internal/movetree"
 	"github.com/xqdb/xqdb/importer/record"
 	"github.com/xqdb/xqdb/importer/textenc"
 )
@@ -90,7 +91,8 @@ func Parse(data []byte, name string) (*record.Record, error) {
 // parser keeps the buffers reused from file to file.
 type parser struct {
 	area  []byte
-	nodes []node
+	tree  movetree.Linker
+	rec   *record.Record // the record emit writes
 	text  []byte
 	tags  record.TagBuilder
 	force textenc.Encoding // the caller's choice, Auto for the format's
@@ -128,8 +130,8 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 			p.area[i] -= k.stream[i%32]
 		}
 	}
-	var treeErr error
-	p.nodes, treeErr = readTree(p.area, version, &k, p.nodes[:0])
+	p.tree.Reset(p.tree.Nodes)
+	treeErr := readTree(p.area, version, &k, &p.tree)
 	if errors.Is(treeErr, record.ErrTruncated) {
 		return cut(treeErr)
 	}
@@ -151,9 +153,9 @@ func (p *parser) parse(data []byte, src record.Source, rec *record.Record, reuse
 	}
 
 	side := byte('w')
-	if len(p.nodes) > 1 && p.nodes[0].child > 0 {
-		first := p.nodes[p.nodes[0].child]
-		side = b.Side(int(first.src/10), int(first.src%10))
+	if nodes := p.tree.Nodes; len(nodes) > 1 && nodes[0].Child > 0 {
+		first := nodes[nodes[0].Child]
+		side = b.Side(int(first.From/10), int(first.From%10))
 	}
 	rec.FEN = b.FEN(side)
 
