@@ -2,14 +2,25 @@ package search
 
 import "github.com/xqdb/xqdb/engine"
 
-// Move-ordering keys: the hash move first, then captures by MVV-LVA, the
-// killers, and quiet moves by their history.
+// Move-ordering keys: the hash move first, then captures that do not lose
+// material (by their static exchange) in MVV-LVA order, the killers, quiet
+// moves by their history, and last the captures that lose material.
 const (
-	orderHash    = 1 << 30
-	orderCapture = 1 << 24
-	orderKiller1 = 1 << 23
-	orderKiller2 = orderKiller1 - 1
-	historyMax   = 1 << 20
+	orderHash       = 1 << 30
+	orderCapture    = 1 << 24
+	orderKiller1    = 1 << 23
+	orderKiller2    = orderKiller1 - 1
+	historyMax      = 1 << 20
+	orderBadCapture = -(1 << 22)
+)
+
+// Exchange pruning: to depth seePruneDepth, captures whose static exchange
+// loses more than seeCaptureMargin a ply and quiet moves that lose more than
+// seeQuietMargin times the depth squared are not searched.
+const (
+	seePruneDepth    = 4
+	seeCaptureMargin = 150
+	seeQuietMargin   = 30
 )
 
 // search is the principal variation search of the node at ply with the
@@ -35,9 +46,6 @@ func (s *Searcher) search(alpha, beta, depth, ply int, nullOK, inCheck bool) int
 			return alpha
 		}
 	}
-	if inCheck && ply < 2*s.rootDepth+8 {
-		depth++ // the check extension
-	}
 	if depth <= 0 {
 		return s.qsearch(alpha, beta, ply, inCheck)
 	}
@@ -61,6 +69,13 @@ func (s *Searcher) search(alpha, beta, depth, ply int, nullOK, inCheck bool) int
 	eval := -Infinity
 	if !inCheck {
 		eval = s.b.evaluate()
+	}
+	// improving: the static score is better than two plies ago (or that
+	// node was in check), so fewer late moves need a look.
+	s.staticEval[ply] = eval
+	improving := 0
+	if ply < 2 || inCheck || s.staticEval[ply-2] == -Infinity || eval > s.staticEval[ply-2] {
+		improving = 1
 	}
 	if !pvNode && !inCheck && abs(beta) < mateBound {
 		// Reverse futility: far above beta near the leaves, a quiet move
@@ -107,30 +122,47 @@ func (s *Searcher) search(alpha, beta, depth, ply int, nullOK, inCheck bool) int
 	side := s.b.side()
 	best, bestMove := -Infinity, engine.NoMove
 	origAlpha := alpha
-	quiets := 0
 	for i := range moves {
 		m := s.pick(ply, moves, i)
 		capture := s.b.victim(m) > 0
 		killer := m == s.killers[ply][0] || m == s.killers[ply][1]
-		if !capture {
-			quiets++
-			// Late-move pruning: near the leaves, once the first moves
-			// failed, the late quiet moves are not looked at.
-			if !pvNode && !inCheck && depth <= 3 && best > -mateBound && quiets > 3+4*depth*depth {
-				continue
-			}
-		}
+		// Late-move pruning: once the first moves failed, the late quiet
+		// moves are not looked at unless they check; how many count as
+		// late grows with the depth left.
+		latePrune := !capture && !pvNode && !inCheck && best > -mateBound && i >= (5+depth*depth)*(1+improving)/2
 		// Futility pruning: near the leaves, a quiet move cannot lift a
 		// static score far below alpha back up to it.
 		if !pvNode && !inCheck && !capture && !killer && depth <= 2 && best > -mateBound && eval+100+120*depth <= alpha {
 			continue
 		}
+		// Exchange pruning: near the leaves, a move that loses material on
+		// its point (a quiet move onto a defended point, a capture of a
+		// cheaper defended piece) is not searched unless it checks.
+		seePrune := false
+		if !pvNode && !inCheck && best > -mateBound && depth <= seePruneDepth && m != hashMove && !killer {
+			if capture {
+				seePrune = s.b.see(m) < -seeCaptureMargin*depth
+			} else {
+				seePrune = s.b.see(m) < -seeQuietMargin*depth*depth
+			}
+		}
 		s.b.doMove(m)
-		s.nodes++
 		givesCheck := s.b.inCheck()
+		if (seePrune || latePrune) && !givesCheck {
+			s.b.undoMove() // looked at, not searched: no node
+			continue
+		}
+		s.nodes++
+		// The check extension, for checks that do not give up material
+		// on their point: a sacrificial check is searched like any move,
+		// so long strings of them do not eat the budget.
+		newDepth := depth - 1
+		if givesCheck && ply < 2*s.rootDepth+8 && s.safeCheck(m) {
+			newDepth++
+		}
 		var v int
 		if i == 0 {
-			v = -s.search(-beta, -alpha, depth-1, ply+1, true, givesCheck)
+			v = -s.search(-beta, -alpha, newDepth, ply+1, true, givesCheck)
 		} else {
 			r := 0
 			if depth >= 2 && i >= 2 && !capture && !inCheck && !givesCheck {
@@ -146,12 +178,12 @@ func (s *Searcher) search(alpha, beta, depth, ply int, nullOK, inCheck bool) int
 				}
 				r = max(0, min(r, depth-1))
 			}
-			v = -s.search(-alpha-1, -alpha, depth-1-r, ply+1, true, givesCheck)
+			v = -s.search(-alpha-1, -alpha, newDepth-r, ply+1, true, givesCheck)
 			if v > alpha && r > 0 {
-				v = -s.search(-alpha-1, -alpha, depth-1, ply+1, true, givesCheck)
+				v = -s.search(-alpha-1, -alpha, newDepth, ply+1, true, givesCheck)
 			}
 			if v > alpha && v < beta {
-				v = -s.search(-beta, -alpha, depth-1, ply+1, true, givesCheck)
+				v = -s.search(-beta, -alpha, newDepth, ply+1, true, givesCheck)
 			}
 		}
 		s.b.undoMove()
@@ -252,14 +284,19 @@ func (s *Searcher) qsearch(alpha, beta, ply int, inCheck bool) int {
 		if !inCheck && stand+victim+200 <= alpha {
 			continue
 		}
-		attacker := s.b.attacker(m)
+		losing := !inCheck && s.b.see(m) < 0
+		if s.game == engine.Chess && !inCheck {
+			// No exchange evaluator in chess: a capture by a piece worth
+			// more than its victim counts as losing.
+			losing = s.b.attacker(m) > victim+50
+		}
 		s.b.doMove(m)
 		givesCheck := s.b.inCheck()
 		s.nodes++
-		// A capture by a piece worth more than its victim, on a point the
-		// opponent can legally take back on, loses material: not tried (a
-		// cheap stand-in for a static exchange evaluation).
-		if !inCheck && victim > 0 && attacker > victim+50 && s.recapturable(ply+1, m) {
+		// A capture that loses material by its static exchange is not
+		// tried, when the opponent can legally take back at once (the
+		// exchange does not look at pins; the legal moves do).
+		if losing && s.recapturable(ply+1, m) {
 			s.b.undoMove()
 			s.nodes-- // looked at, not searched
 			continue
@@ -282,6 +319,15 @@ func (s *Searcher) qsearch(alpha, beta, ply int, inCheck bool) int {
 	}
 	s.tt.store(key, bestMove, scoreToTT(best, ply), 0, boundOf(best, origAlpha, beta))
 	return best
+}
+
+// safeCheck reports whether m, just made and giving check, does not lose
+// material by its static exchange: it is taken back and made again to ask.
+func (s *Searcher) safeCheck(m engine.Move) bool {
+	s.b.undoMove()
+	ok := s.b.see(m) >= 0
+	s.b.doMove(m)
+	return ok
 }
 
 // recapturable reports whether the side to move can capture on the square
@@ -328,7 +374,12 @@ func (s *Searcher) order(ply int, moves []engine.Move, hashMove engine.Move) {
 		case m == hashMove:
 			k = orderHash
 		case s.b.victim(m) > 0:
-			k = orderCapture + int32(s.b.victim(m))*16 - int32(s.b.attacker(m))/16
+			k = int32(s.b.victim(m))*16 - int32(s.b.attacker(m))/16
+			if s.b.see(m) >= 0 {
+				k += orderCapture
+			} else {
+				k += orderBadCapture
+			}
 		case m == k1:
 			k = orderKiller1
 		case m == k2:

@@ -24,6 +24,10 @@ type board interface {
 	// quiet move; attacker is the value of the piece that moves.
 	victim(m engine.Move) int
 	attacker(m engine.Move) int
+	// see is the static exchange evaluation of m: the material it wins
+	// (negative: loses) if both sides go on capturing on its destination,
+	// 0 for a quiet move that lands safely.
+	see(m engine.Move) int
 	// to is m's destination square.
 	to(m engine.Move) int
 	// noMoves scores a position without a legal move: a loss in Xiangqi

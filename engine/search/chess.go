@@ -36,6 +36,11 @@ func (b *chessBoard) victim(m engine.Move) int {
 	return v
 }
 
+// see: chess has no exchange evaluator here, so a capture counts its
+// victim and a quiet move 0, and nothing is ordered last or pruned by it;
+// the quiescence search keeps its piece-value test instead (qsearch).
+func (b *chessBoard) see(m engine.Move) int { return b.victim(m) }
+
 func (b *chessBoard) to(m engine.Move) int { return int(chess.To(m)) }
 
 func (b *chessBoard) attacker(m engine.Move) int {

@@ -1,9 +1,12 @@
 // Package search is xqdb's game-playing engine for both games: iterative
 // deepening alpha-beta (principal variation search) with aspiration windows
 // and a quiescence search, a transposition table keyed by the position's
-// Zobrist key, move ordering by hash move, MVV-LVA, killers and history,
-// null-move pruning, late-move reductions and a check extension, and an
-// evaluation written for each game.
+// Zobrist key, move ordering by hash move, captures by their static
+// exchange (MVV-LVA among those that do not lose material, the losing ones
+// after the quiet moves), killers and history, null-move pruning,
+// late-move reductions, late-move, futility and exchange pruning, a check
+// extension for checks that do not give up material, and an evaluation
+// written for each game.
 //
 // The search runs on the concrete position types of engine/xiangqi and
 // engine/chess through a small per-game adapter (board), so a node costs a
@@ -25,6 +28,7 @@
 //	board.go      the per-game adapter the search runs on
 //	xiangqi.go    the Xiangqi adapter and its rules (referee verdicts)
 //	evalxq.go     the Xiangqi evaluation
+//	evalxq_king.go  its king danger: attacks on the palace's points
 //	chess.go      the chess adapter and its rules
 //	evalchess.go  the chess evaluation
 package search

@@ -133,8 +133,12 @@ func evalXiangqi(p *xiangqi.Position) int {
 	total := 0
 	var cannons [2][2]uint8
 	nc := [2]int{}
+	// danger[c] sums the attack on side c's palace, dangerN[c] counts the
+	// pieces that make it (evalxq_king.go).
+	var danger, dangerN [2]int
 	for c := 0; c < 2; c++ {
 		base := uint8(16 + 16*c)
+		enemyPalace := uint8(2 - c)
 		for slot := uint8(1); slot < 16; slot++ {
 			sq := p.SquareOf(base + slot)
 			if sq == 0 {
@@ -147,6 +151,12 @@ func evalXiangqi(p *xiangqi.Position) int {
 				rel = xqFlip[sq]
 			}
 			score[c] += int(xqPST[k][rel])
+			if w := xqAttackWeight[k]; w > 0 {
+				if hits := xqPalaceHits(p, k, engine.Color(c), sq, enemyPalace); hits > 0 {
+					danger[c^1] += w + hits
+					dangerN[c^1]++
+				}
+			}
 			switch k {
 			case xiangqi.Advisor, xiangqi.Elephant:
 				defenders[c]++
@@ -182,6 +192,9 @@ func evalXiangqi(p *xiangqi.Position) int {
 		for i := 0; i < nc[c]; i++ {
 			score[c] += 3 * (total - 16)
 			score[c] += xqCannonScreens(p, cannons[c][i], p.GeneralSquare(engine.Color(c^1)))
+			if xqHollow(p, cannons[c][i], p.GeneralSquare(engine.Color(c^1))) {
+				danger[c^1] += xqHollowCannon
+			}
 		}
 		score[c] -= 3 * (total - 16) * (horsesCannons[c] - nc[c])
 	}
@@ -193,6 +206,7 @@ func evalXiangqi(p *xiangqi.Position) int {
 		if chariots[c^1] > 0 && defenders[c] <= 1 {
 			score[c] -= 20
 		}
+		score[c] -= xqKingDanger(danger[c], dangerN[c], defenders[c])
 	}
 	v := score[0] - score[1]
 	if p.SideToMove() == engine.Second {

@@ -98,6 +98,9 @@ type Searcher struct {
 	scoreBuf [MaxPly + 1][maxMoves]int32
 	pv       [MaxPly + 1][MaxPly + 1]engine.Move
 	pvLen    [MaxPly + 1]int
+	// staticEval[ply] is the evaluation at the node at ply, -Infinity in
+	// check.
+	staticEval [MaxPly + 1]int
 	// gaveCheck[ply] says whether the move into the node at ply gave
 	// check (the X15 move limit leaves out checks beyond a side's 10th).
 	gaveCheck [MaxPly + 2]bool

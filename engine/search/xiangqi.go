@@ -47,6 +47,9 @@ func (b *xqBoard) victim(m engine.Move) int {
 	return xqOrderValue[k]
 }
 
+// see is xiangqi.Position.SEE in the values of move ordering.
+func (b *xqBoard) see(m engine.Move) int { return b.p.SEE(m, &xqOrderValue) }
+
 func (b *xqBoard) to(m engine.Move) int { return int(xiangqi.MoveTo(m)) }
 
 func (b *xqBoard) attacker(m engine.Move) int {

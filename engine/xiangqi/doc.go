@@ -28,4 +28,5 @@
 //	referee*.go   game-end adjudication over a game's history (X12–X16)
 //	chase.go      X13 what a chase is (seed 000 "đuổi quân")
 //	material.go   X16 insufficient material
+//	see.go        static exchange evaluation for a search (X2–X8 attacks)
 package xiangqi
