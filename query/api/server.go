@@ -66,7 +66,7 @@ type Server struct {
 	mux     *http.ServeMux
 	bookMu  []sync.Mutex // a book is probed by one request at a time
 	imports imports
-	cache   treeCache
+	cache   answerCache
 }
 
 // New returns a server for cfg. Call Close to stop a running import
@@ -396,13 +396,7 @@ func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
 	st := s.cfg.Store
 	// A request answered before on the same committed state is answered
 	// from the cache, before its position is even set up.
-	var cached []byte
-	s.read(func() error {
-		cached, _ = s.cache.get(treeKey{last: st.LastGid(), games: st.Games(), raw: r.URL.RawQuery})
-		return nil
-	})
-	if cached != nil {
-		writeRaw(w, http.StatusOK, cached)
+	if s.cached(w, r) {
 		return
 	}
 	a, err := p.position(0, false)
@@ -423,7 +417,7 @@ func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
 	err = s.read(func() error {
 		// Answers are cached per committed state: an import's commit
 		// changes the state, and so the key.
-		key := treeKey{last: st.LastGid(), games: st.Games(), raw: r.URL.RawQuery}
+		key := s.answerKey(r)
 		t, err := query.BuildTree(st, a.pos, opt)
 		if err != nil {
 			var qe *index.QueryError
@@ -491,8 +485,11 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 		fail(w, err)
 		return
 	}
-	var out GameList
+	if s.cached(w, r) {
+		return
+	}
 	err = s.read(func() error {
+		key := s.answerKey(r)
 		list, err := query.Games(s.cfg.Store, req)
 		if err != nil {
 			var qe *index.QueryError
@@ -501,14 +498,17 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 			}
 			return err
 		}
-		out = NewGameList(list)
+		b, err := marshal(NewGameList(list))
+		if err != nil {
+			return err
+		}
+		s.cache.put(key, b)
+		writeRaw(w, http.StatusOK, b)
 		return nil
 	})
 	if err != nil {
 		fail(w, err)
-		return
 	}
-	writeJSON(w, http.StatusOK, out)
 }
 
 // StoredGame is the JSON of /api/game/{id}: the game as PGN and its main
@@ -700,35 +700,56 @@ func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// treeKey identifies a tree answer: the request, and the committed state
-// it was computed on.
-type treeKey struct {
+// answerKey identifies a tree or games answer: the endpoint, the request,
+// and the committed state it was computed on.
+type answerKey struct {
+	path  string
 	last  uint32
 	games int
 	raw   string
 }
 
-// treeCache keeps recent tree answers (an explorer's users go back and
-// forth over the same openings); it forgets everything when full.
-type treeCache struct {
+// answerCache keeps recent tree and games answers (an explorer's users go
+// back and forth over the same openings); it forgets everything when full.
+type answerCache struct {
 	mu sync.Mutex
-	m  map[treeKey][]byte
+	m  map[answerKey][]byte
 }
 
-const treeCacheSize = 20000
+const answerCacheSize = 20000
 
-func (c *treeCache) get(k treeKey) ([]byte, bool) {
+// cached answers a request from the cache (true), if it was answered
+// before on the same committed state.
+func (s *Server) cached(w http.ResponseWriter, r *http.Request) bool {
+	var b []byte
+	s.read(func() error {
+		b, _ = s.cache.get(s.answerKey(r))
+		return nil
+	})
+	if b != nil {
+		writeRaw(w, http.StatusOK, b)
+	}
+	return b != nil
+}
+
+// answerKey is r's key in the cache; call it under s.read.
+func (s *Server) answerKey(r *http.Request) answerKey {
+	st := s.cfg.Store
+	return answerKey{path: r.URL.Path, last: st.LastGid(), games: st.Games(), raw: r.URL.RawQuery}
+}
+
+func (c *answerCache) get(k answerKey) ([]byte, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	b, ok := c.m[k]
 	return b, ok
 }
 
-func (c *treeCache) put(k treeKey, b []byte) {
+func (c *answerCache) put(k answerKey, b []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil || len(c.m) >= treeCacheSize {
-		c.m = make(map[treeKey][]byte)
+	if c.m == nil || len(c.m) >= answerCacheSize {
+		c.m = make(map[answerKey][]byte)
 	}
 	c.m[k] = b
 }

@@ -406,6 +406,54 @@ func TestPastedMoveLists(t *testing.T) {
 	}
 }
 
+// TestAnswersFollowCommits: tree and games answers are cached per
+// committed state, so a commit (here, a second writer's games) is seen by
+// the next request, and a repeated request before it gets the same bytes.
+func TestAnswersFollowCommits(t *testing.T) {
+	s, err := index.Open(filepath.Join(t.TempDir(), "db"), index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	gs := readGames(t, "ccpd-masters-3001.pgn.gz", 120)
+	addGames(t, s, gs[:60])
+	srv := New(Config{Store: s, Books: []*book.Book{}})
+	defer srv.Close()
+	raw := func(target string) string {
+		rec := httptest.NewRecorder()
+		srv.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, target, nil))
+		if rec.Code != http.StatusOK {
+			t.Fatalf("%s: %d %s", target, rec.Code, rec.Body)
+		}
+		return rec.Body.String()
+	}
+	const tree, list = "/api/tree?moves=h2e2", "/api/games?moves=h2e2&limit=500"
+	counts := func() (int, int) {
+		var tr Tree
+		var gl GameList
+		if json.Unmarshal([]byte(raw(tree)), &tr) != nil || json.Unmarshal([]byte(raw(list)), &gl) != nil {
+			t.Fatal("bad JSON")
+		}
+		return tr.Games, gl.Total
+	}
+	t1, g1 := counts()
+	if raw(tree) != raw(tree) || raw(list) != raw(list) {
+		t.Error("a repeated request got another answer")
+	}
+	addGames(t, s, gs[60:])
+	t2, g2 := counts()
+	pos, _ := games.New(engine.Xiangqi, "")
+	mv, _ := pos.ParseMove("h2e2", engine.ICCS)
+	pos.Make(mv)
+	want, err := query.BuildTree(s, pos, query.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if t1 == 0 || t2 <= t1 || g2 <= g1 || t2 != want.Games || g2 != want.Games {
+		t.Errorf("h2e2: tree %d then %d, games %d then %d; the store says %d", t1, t2, g1, g2, want.Games)
+	}
+}
+
 // TestImportPaths: only absolute paths below an import root reach the
 // file system; a symlink out of a root is refused too.
 func TestImportPaths(t *testing.T) {
