@@ -25,7 +25,13 @@ import (
 // crash-safe: the manifest names the games being deleted until the work
 // is done, and the next writable Open finishes it (each step can be
 // redone).
-func (s *Store) Delete(gids []uint32) error {
+func (s *Store) Delete(gids []uint32) error { return s.DeleteReporting(gids, nil) }
+
+// DeleteReporting is Delete telling phase, when not nil, which index it is
+// rewriting as it starts on it ("positions", "attributes", "metadata",
+// "records"): a deletion of many games takes seconds per index, and a
+// command shows where it is.
+func (s *Store) DeleteReporting(gids []uint32, phase func(string)) error {
 	if s.opts.ReadOnly {
 		return errors.New("index: store is open read-only")
 	}
@@ -46,11 +52,15 @@ func (s *Store) Delete(gids []uint32) error {
 	if err := s.updateManifest(func(m *manifest) { m.Deleting = gids }); err != nil {
 		return err
 	}
-	return s.finishDelete()
+	return s.finishDelete(phase)
 }
 
-// finishDelete carries out the deletion the manifest names.
-func (s *Store) finishDelete() error {
+// finishDelete carries out the deletion the manifest names, telling
+// phase (when not nil) each index it starts on.
+func (s *Store) finishDelete(phase func(string)) error {
+	if phase == nil {
+		phase = func(string) {}
+	}
 	if err := s.loadAttrs(); err != nil {
 		return err
 	}
@@ -65,10 +75,12 @@ func (s *Store) finishDelete() error {
 
 	// 1. The position index, while the records say which positions the
 	// games reached (a record already gone had its positions done).
+	phase("positions")
 	if err := s.deletePositions(gids, isDel); err != nil {
 		return err
 	}
 	// 2. The attributes (which carry the de-duplication hash): marked.
+	phase("attributes")
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	chunks := map[uint32]bool{}
@@ -89,6 +101,7 @@ func (s *Store) finishDelete() error {
 		return fmt.Errorf("index: delete attributes: %w", err)
 	}
 	// 3. The metadata documents.
+	phase("metadata")
 	batch := s.meta.NewBatch()
 	for _, gid := range gids {
 		batch.Delete(docID(gid))
@@ -97,6 +110,7 @@ func (s *Store) finishDelete() error {
 		return fmt.Errorf("index: delete metadata: %w", err)
 	}
 	// 4. The records, last: until then a redo can replay them.
+	phase("records")
 	rb := s.db.NewWriteBatch()
 	defer rb.Cancel()
 	for _, gid := range gids {

@@ -172,7 +172,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 	}
 	if !opts.ReadOnly && len(s.man.Deleting) > 0 {
-		if err := s.finishDelete(); err != nil {
+		if err := s.finishDelete(nil); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("index: finish the interrupted deletion: %w", err)
 		}

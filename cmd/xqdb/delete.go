@@ -27,7 +27,9 @@ game lists count them no more), metadata and the de-duplication hashes
 exactly as if they had never been imported. Ids are not reused.
 
 --dry-run says which games would go and changes nothing. The output counts
-the games removed. Space is reclaimed by xqdb compact.
+the games removed. Space is reclaimed by xqdb compact. Progress shows on
+stderr as for import (--progress): selecting the games, then each index
+as it is rewritten.
 
 Example:
    xqdb delete --dry-run --source wrong-file.pgn
@@ -37,7 +39,7 @@ Example:
 		&cli.StringFlag{Name: "query", Aliases: []string{"q"}, Usage: "delete the games matching this metadata query"},
 		&cli.StringSliceFlag{Name: "source", Usage: "delete the games imported from this file"},
 		&cli.BoolFlag{Name: "dry-run", Usage: "only say what would be deleted"},
-		jsonFlag},
+		progressFlag, jsonFlag},
 	Action: runDelete,
 }
 
@@ -74,6 +76,13 @@ func runDelete(c *cli.Context) error {
 		return err
 	}
 	defer s.Close()
+	// Selecting by --query or --source and rewriting the indexes take
+	// seconds on a large database: the common meter shows which step runs.
+	pm, err := startProgress(c, "delete", "selecting the games", "", 0)
+	if err != nil {
+		return err
+	}
+	defer pm.Done()
 	var missing []string
 	for _, gid := range ids {
 		if !s.Has(gid) {
@@ -110,8 +119,9 @@ func runDelete(c *cli.Context) error {
 	if sum.IDs == nil {
 		sum.IDs = []uint32{}
 	}
+	pm.Games(len(ids))
 	if !sum.DryRun {
-		if err := s.Delete(ids); err != nil {
+		if err := s.DeleteReporting(ids, func(what string) { pm.Phase("removing them from the "+deleteSteps[what], "", 0) }); err != nil {
 			if errors.Is(err, index.ErrNoGame) {
 				return fmt.Errorf("delete: %w; nothing deleted", err)
 			}
@@ -122,6 +132,7 @@ func runDelete(c *cli.Context) error {
 	if sum.DryRun {
 		sum.GamesLeft -= len(ids)
 	}
+	pm.Done()
 	if c.Bool("json") {
 		return writeJSON(c.App.Writer, sum)
 	}
@@ -131,6 +142,11 @@ func runDelete(c *cli.Context) error {
 	}
 	fmt.Fprintf(c.App.Writer, "%s %d games from %s (%d left)%s\n", verb, sum.Deleted, dir, sum.GamesLeft, idList(ids))
 	return nil
+}
+
+// deleteSteps names the steps of index.Store.DeleteReporting for the meter.
+var deleteSteps = map[string]string{
+	"positions": "position index", "attributes": "attributes", "metadata": "metadata index", "records": "game records",
 }
 
 // idList shows the first ids of a list.

@@ -13,7 +13,7 @@ import (
 )
 
 // Progress of the long commands (import, clean, convert, book build,
-// reindex, compact, selfplay), shown the same way by all (issue 14): a bar
+// reindex, compact, delete, selfplay), shown the same way by all (issue 14): a bar
 // on a terminal, phase after phase ("reading", then "writing indexes"), so
 // that it never stands still at 99%; on a pipe or a log file a plain line
 // every few seconds (what, phase, games, rate), as JSON under --json.
