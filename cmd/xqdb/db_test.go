@@ -21,7 +21,9 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	runAtExit() // the folders tests shared
+	os.Exit(code)
 }
 
 var (
@@ -37,6 +39,7 @@ func ccpdDB(t *testing.T) string {
 		if err != nil {
 			t.Fatal(err)
 		}
+		onExit(func() { os.RemoveAll(dir) })
 		ccpdDBDir = filepath.Join(dir, "db")
 		if code, _, stderr := runCLI(t, "import", "--db", ccpdDBDir, "--run-games", "700", fixture("ccpd-masters-3001.pgn.gz")); code != exitOK {
 			t.Fatalf("import: exit %d: %s", code, stderr)

@@ -33,8 +33,8 @@ as it is rewritten.
 
 Example:
    xqdb delete --dry-run --source wrong-file.pgn
-   xqdb delete 4711 4712
-   xqdb delete --query 'event:"Blitz Test" date:2024'`,
+   xqdb delete 42 43
+   xqdb delete --query 'event:"Manhattan blitz" date:1971'`,
 	Flags: []cli.Flag{dbFlag,
 		&cli.StringFlag{Name: "query", Aliases: []string{"q"}, Usage: "delete the games matching this metadata query"},
 		&cli.StringSliceFlag{Name: "source", Usage: "delete the games imported from this file"},

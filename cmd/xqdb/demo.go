@@ -32,7 +32,7 @@ output (import's summary, a tree, a games list, stats).
 
 Example:
    xqdb demo
-   xqdb demo --db /tmp/xqdb-demo --json`,
+   xqdb demo --db ~/xqdb-demo --json`,
 	Flags: []cli.Flag{
 		&cli.StringFlag{Name: "db", Value: "./xqdb-demo", Usage: "database folder to build"},
 		&cli.StringFlag{Name: "data", Usage: "folder holding the bundled games (default: testdata/ of the repository)"},

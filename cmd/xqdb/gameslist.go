@@ -45,8 +45,8 @@ CCPD writes it) and romanisation (Lu Qin and LV Qin find 呂欽).
 
 Example:
    xqdb games --moves "h2e2 h9g7" --query 'black:"胡榮華"' --limit 5
-   xqdb games --query 'white:carlsen result:1-0' --sort -rating
-   xqdb games --query 'carlsen -result:1/2-1/2 date:>=2020'`,
+   xqdb games --query 'white:fischer result:1-0' --sort -rating
+   xqdb games --query 'fischer -result:1/2-1/2 date:>=1970'`,
 	Flags: append(append([]cli.Flag{dbFlag, storeFlag}, positionFlags...),
 		&cli.StringFlag{Name: "sort", Value: "-date", Usage: "date (oldest first), -date (newest first), rating or -rating (the average of the players' known ratings); games without a date or rating come last"},
 		&cli.IntFlag{Name: "limit", Value: 20, Usage: "games per page (0: all)"},

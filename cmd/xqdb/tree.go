@@ -89,7 +89,7 @@ match a query (the query language of xqdb games --help).
 
 Example:
    xqdb tree --moves "h2e2 h9g7"
-   xqdb tree --game chess --moves "e4 c5" --query 'white:carlsen'`,
+   xqdb tree --game chess --moves "e4 c5" --query 'white:fischer'`,
 	Flags: append(append([]cli.Flag{dbFlag, storeFlag}, positionFlags...),
 		&cli.IntFlag{Name: "limit", Value: 0, Usage: "show at most this many moves (0: all)"},
 		&cli.StringFlag{Name: "batch", Usage: "answer every position of FILE (a FEN a line, optionally after 'xiangqi' or 'chess' and a tab) as JSON lines with the time taken"},

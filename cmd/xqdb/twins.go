@@ -25,7 +25,7 @@ query (the syntax of xqdb games).
 
 Example:
    xqdb twins --query 'alekhine' --limit 10
-   xqdb delete 4711`,
+   xqdb delete 4425                # a wrong copy, by its id`,
 	Flags: []cli.Flag{dbFlag,
 		&cli.StringFlag{Name: "query", Aliases: []string{"q"}, Usage: "only groups with a game matching this metadata query"},
 		&cli.IntFlag{Name: "limit", Value: 100, Usage: "groups to list (0: all)"},
