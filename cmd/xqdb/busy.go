@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/xqdb/xqdb/index"
 )
 
 // exitBusy is the exit code of a command that found its database being
@@ -19,9 +21,10 @@ const exitBusy = 75
 // busyError is a database another process holds: Badger lets one writer,
 // or any number of readers, hold its folder's lock.
 type busyError struct {
-	db  string // the database folder, as the command named it
-	pid int    // the writer's process id; 0 when unknown
-	by  string // what it is doing ("an import"), "" when unknown
+	db   string // the database folder or URL, as the command named it
+	pid  int    // the writer's process id; 0 when unknown
+	by   string // what it is doing ("an import"), "" when unknown
+	host string // the writer's machine when not this one (ClickHouse)
 }
 
 func (e *busyError) Error() string {
@@ -31,6 +34,9 @@ func (e *busyError) Error() string {
 	by := e.by
 	if by == "" {
 		by = "another process"
+	}
+	if e.host != "" {
+		return fmt.Sprintf("the database %s is being written by %s (pid %d on %s); try again when it finishes", e.db, by, e.pid, e.host)
 	}
 	return fmt.Sprintf("the database %s is being written by %s (pid %d); try again when it finishes", e.db, by, e.pid)
 }
@@ -47,6 +53,17 @@ var badgerLocked = regexp.MustCompile(`Cannot acquire directory lock on "([^"]*)
 func databaseBusy(err error) (*busyError, bool) {
 	var be *busyError
 	if errors.As(err, &be) {
+		return be, true
+	}
+	// A store that says who holds it (ClickHouse's writer's lock).
+	var ib *index.BusyError
+	if errors.As(err, &ib) {
+		be = &busyError{db: ib.Store, pid: ib.PID}
+		if h, _ := os.Hostname(); ib.PID != 0 && ib.Host == h {
+			be.by = commandOf(ib.PID)
+		} else {
+			be.host = ib.Host
+		}
 		return be, true
 	}
 	if err == nil {
@@ -81,6 +98,7 @@ func alive(pid int) bool {
 // activities names what the xqdb commands that write a database are doing.
 var activities = map[string]string{
 	"import": "an import", "reindex": "a reindex", "compact": "a compaction", "delete": "a deletion", "selfplay": "a self-play import",
+	"store": "a store copy",
 }
 
 // commandOf says what process pid is doing, from its command line

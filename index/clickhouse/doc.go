@@ -18,5 +18,6 @@
 //	schema.go   the tables, on one server or as shards behind Distributed
 //	db.go       opening, reads: games, attributes, positions, search, stats
 //	writer.go   batched, idempotent inserts; cleaning an interrupted import
+//	lock.go     the writer's lock: imports take turns (a table created atomically)
 //	chtest/     real servers for tests: config written by the test, free ports
 package clickhouse

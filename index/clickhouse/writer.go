@@ -84,11 +84,30 @@ func (b *batch) reset(shards int, from uint32) {
 }
 
 // NewGameWriter starts adding games, after deleting what an interrupted
-// import left past the last commit.
+// import left past the last commit. It holds the writer's lock (lock.go)
+// until Close: a second writer gets an *index.BusyError.
 func (d *DB) NewGameWriter() (index.GameWriter, error) {
 	if d.opts.ReadOnly {
 		return nil, errReadOnly
 	}
+	if err := d.lock(); err != nil {
+		return nil, err
+	}
+	w, err := d.newGameWriter()
+	if err != nil {
+		_ = d.unlock()
+		return nil, err
+	}
+	return w, nil
+}
+
+func (d *DB) newGameWriter() (*Writer, error) {
+	// What Open read may be older than the lock: a writer that finished
+	// since committed more.
+	if err := d.loadManifest(); err != nil {
+		return nil, err
+	}
+	d.forgetAttrs()
 	if err := d.cleanUncommitted(); err != nil {
 		return nil, err
 	}
@@ -268,11 +287,16 @@ func (d *DB) insertBatch(b *batch, next uint32) error {
 	return nil
 }
 
-// Close inserts and commits the last batch.
+// Close inserts and commits the last batch, and lets the next writer in.
 func (w *Writer) Close() error {
 	err := w.flush()
 	if err == nil {
 		err = w.wait()
+	} else {
+		_ = w.wait()
+	}
+	if uerr := w.d.unlock(); err == nil {
+		err = uerr
 	}
 	// Attributes read before this writer are stale now.
 	w.d.forgetAttrs()
