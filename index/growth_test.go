@@ -2,8 +2,11 @@ package index
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"testing"
+
+	"github.com/dgraph-io/badger/v4"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
@@ -205,4 +208,106 @@ func TestDuplicatesByHashEntries(t *testing.T) {
 	if s.Games() != len(gs) || s.man.HashedUpTo != s.man.NextGid {
 		t.Errorf("%d games, hashed up to %d of %d", s.Games(), s.man.HashedUpTo, s.man.NextGid)
 	}
+}
+
+// TestPopularKeysWithoutStatsValues: a writer learns which positions are
+// popular from the P| entries, which every run writes for the keys it
+// makes popular, without reading the stats values (whose game lists
+// share their blocks: issue 18); a store written before those entries
+// gets them from its stats values once, at its next import, and answers
+// as a store that always had them.
+func TestPopularKeysWithoutStatsValues(t *testing.T) {
+	gs := randomGames(t, 120)
+	statsKeys := func(s *Store) [4][]uint64 {
+		var out [4][]uint64
+		err := s.db.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixStats, '|'}})
+			defer it.Close()
+			for it.Rewind(); it.Valid(); it.Next() {
+				if k := it.Item().Key(); len(k) == statsKeyLen && s.man.live(runOf(k)) {
+					out[k[2]%4] = append(out[k[2]%4], binary.BigEndian.Uint64(k[7:]))
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range out {
+			slices.Sort(out[i])
+			out[i] = slices.Compact(out[i])
+		}
+		return out
+	}
+	loaded := func(s *Store) [4][]uint64 {
+		w := &Writer{s: s}
+		if err := w.loadPopular(); err != nil {
+			t.Fatal(err)
+		}
+		var out [4][]uint64
+		for i := range out {
+			for k := range w.popular[i].m {
+				out[i] = append(out[i], k)
+			}
+			slices.Sort(out[i])
+		}
+		return out
+	}
+	add := func(s *Store, part []*Game) {
+		t.Helper()
+		w, err := s.NewWriter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range part {
+			if _, err := w.Add(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(t.TempDir(), Options{RunGames: 10, PromoteAt: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	add(s, gs[:60])
+	add(s, gs[60:80])
+	want := statsKeys(s)
+	if len(want[engine.Xiangqi]) == 0 {
+		t.Fatal("no popular positions: the test exercises nothing")
+	}
+	if got := loaded(s); !equalKeySets(got, want) {
+		t.Fatalf("P| entries list %v, stats values %v", got, want)
+	}
+	// Forget the P| entries, as a store written before them: the next
+	// import writes them from the stats values.
+	if err := s.db.DropPrefix([]byte{prefixPopular, '|'}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.updateManifest(func(m *manifest) { m.PopularKeys = false }); err != nil {
+		t.Fatal(err)
+	}
+	add(s, gs[80:100])
+	if got, want := loaded(s), statsKeys(s); !equalKeySets(got, want) {
+		t.Fatalf("after the backfill, P| entries list %v, stats values %v", got, want)
+	}
+	// From now on the stats values are not read to list the keys.
+	if err := s.db.DropPrefix([]byte{prefixStats, '|'}); err != nil {
+		t.Fatal(err)
+	}
+	if got := loaded(s); !equalKeySets(got, want) {
+		t.Fatalf("without stats values, the writer lists %v, want %v", got, want)
+	}
+}
+
+func equalKeySets(a, b [4][]uint64) bool {
+	for i := range a {
+		if !slices.Equal(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -24,6 +24,8 @@ const (
 
 	prefixHash = 'h' // h|hash(8)       → gids of the games with these moves (uvarint deltas; hashes.go)
 
+	prefixPopular = 'P' // P|game(1)|key(8) → nothing: the key has stats values (popular.go)
+
 	// Schema version 5's, run last (migrate.go).
 	prefixStatsV5 = 's' // s|game(1)|key(8)|run(4)
 	prefixTailV5  = 't' // t|game(1)|bucket(2)|run(4)
@@ -65,6 +67,12 @@ func statsKey(game byte, run uint32, key uint64) []byte {
 func tailKey(game byte, run uint32, bucket uint16) []byte {
 	return binary.BigEndian.AppendUint16(runPrefix(prefixTail, game, run), bucket)
 }
+
+func popularKey(game byte, key uint64) []byte {
+	return binary.BigEndian.AppendUint64([]byte{prefixPopular, '|', game}, key)
+}
+
+const popularKeyLen = 11
 
 // runOf returns the run of a stats or tail key (0 for another key).
 func runOf(k []byte) uint32 {

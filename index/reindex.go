@@ -27,12 +27,13 @@ func (s *Store) ReindexPositions() error {
 	if err := s.cleanPending(); err != nil { // every run is garbage now
 		return err
 	}
-	// The counts start again with the index they describe.
-	w := &Writer{s: s, counts: newOpeningCounts()}
-	w.counts.changed = true
-	if err := w.loadPopular(); err != nil {
+	// The counts and the popular keys start again with the index they
+	// describe.
+	if err := s.dropPopularKeys(); err != nil {
 		return err
 	}
+	w := &Writer{s: s, counts: newOpeningCounts(), popular: &[4]keySet{}}
+	w.counts.changed = true
 	next := s.man.NextGid
 	for from := uint32(1); from < next; from += uint32(s.opts.RunGames) {
 		to := min(from+uint32(s.opts.RunGames), next)

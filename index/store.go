@@ -84,6 +84,9 @@ type manifest struct {
 	RunGames map[uint32]uint32 `json:"run_games,omitempty"`
 	// HashedUpTo: games below it have their h| entry (hashes.go).
 	HashedUpTo uint32 `json:"hashed_up_to,omitempty"`
+	// PopularKeys: every key with a stats value has its P| entry
+	// (popular.go).
+	PopularKeys bool `json:"popular_keys,omitempty"`
 }
 
 func (m *manifest) live(run uint32) bool { return slices.Contains(m.LiveRuns, run) }

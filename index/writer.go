@@ -555,10 +555,8 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			group := byKey[i:j]
 			i = j
 			key := group[0].key
-			popular := popKeysOf.has(key)
-			if !popular && len(group) >= promote {
-				popular = true
-			}
+			known := popKeysOf.has(key)
+			popular := known || len(group) >= promote
 			if !popular && group[0].ply <= promoteByHistoryPlies {
 				// Earlier runs' games count too: a position reached by a
 				// few games in each of many runs is popular.
@@ -570,7 +568,14 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			if !popular {
 				continue
 			}
-			popKeysOf.add(key)
+			if !known {
+				// Written with the run: a crash before its commit leaves
+				// a P| entry without stats, which only promotes early.
+				popKeysOf.add(key)
+				if err := wb.Set(popularKey(byte(game), key), nil); err != nil {
+					return err
+				}
+			}
 			popKeys = append(popKeys, key)
 			var v statsValue
 			v.Games = make([]Posting, 0, len(group))
@@ -682,22 +687,6 @@ func (g *grouper) group(dst []occurrence, bucket []occurrence) []occurrence {
 		g.starts[grp]++
 	}
 	return dst
-}
-
-// loadPopular reads the keys of all stats values.
-func (w *Writer) loadPopular() error {
-	w.popular = &[4]keySet{}
-	return w.s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixStats, '|'}})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			k := it.Item().Key()
-			if len(k) == statsKeyLen && w.s.man.live(runOf(k)) {
-				w.popular[k[2]%4].add(binary.BigEndian.Uint64(k[7:]))
-			}
-		}
-		return nil
-	})
 }
 
 // tailWriter gathers one run's tail postings bucket by bucket (buckets

@@ -368,13 +368,15 @@ func savedFrom(s index.DB, gid uint32, it *item) bool {
 }
 
 // importMemoryLimit is the heap an import aims to stay under: a quarter of
-// the machine's memory, between 1 and 1.5 GiB, so that the whole process
-// (the heap, Badger's memtables and the table pages it reads) stays under
-// 2 GB whatever the size of the import or the database (issue 18); a
-// writer no longer keeps earlier runs' fingerprints, which made the live
-// heap of a million-game import about 1.5 GiB.
+// the machine's memory, between 512 MiB and 1 GiB, so that the whole
+// process stays under 2 GB whatever the size of the import or the database
+// (issue 18). The heap holds Badger's memtables and block cache too; what
+// the process holds besides is the pages of the store's own files that
+// Badger and Bleve map (about half a gigabyte at a million games). With
+// 1.5 GiB the million-game import peaked at 2.41 GB; its live heap stays
+// under 700 MB, so the lower limit costs a few more collections.
 func importMemoryLimit(physical int64) int64 {
-	return min(max(physical/4, 1<<30), 3<<29)
+	return min(max(physical/4, 1<<29), 1<<30)
 }
 
 // physicalMemory reads the machine's memory from /proc/meminfo (0 when it

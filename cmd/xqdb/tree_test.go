@@ -26,14 +26,14 @@ func TestPadRightCountsTerminalColumns(t *testing.T) {
 func TestImportMemoryLimit(t *testing.T) {
 	const gib = 1 << 30
 	for _, tt := range []struct{ physical, want int64 }{
-		{0, 1 * gib}, {2 * gib, 1 * gib}, {5 * gib, 5 * gib / 4}, {8 * gib, 3 * gib / 2}, {24 * gib, 3 * gib / 2}, {256 * gib, 3 * gib / 2},
+		{0, gib / 2}, {1 * gib, gib / 2}, {3 * gib, 3 * gib / 4}, {4 * gib, 1 * gib}, {24 * gib, 1 * gib}, {256 * gib, 1 * gib},
 	} {
 		if got := importMemoryLimit(tt.physical); got != tt.want {
 			t.Errorf("importMemoryLimit(%d GiB) = %d, want %d", tt.physical/gib, got, tt.want)
 		}
 	}
 	if physicalMemory() <= 0 {
-		t.Log("no /proc/meminfo here: imports use the 1 GiB floor")
+		t.Log("no /proc/meminfo here: imports use the 512 MiB floor")
 	}
 }
 

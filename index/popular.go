@@ -1,0 +1,100 @@
+package index
+
+import (
+	"encoding/binary"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// A writer must know which positions have stats values: once popular, a
+// position stays popular in every later run, which the reader's counting
+// relies on (reader.go). Those keys used to be read from the stats values
+// themselves, S|game|run|key; but a stats value holds its game list in the
+// same Badger block, so listing the keys decompressed every popular
+// position's games: at a million games, the largest part of the time a
+// 100-game import took (issue 18). Each popular key now also has an empty
+// entry P|game|key, written with the run that made it popular, which a
+// writer lists in a few milliseconds.
+//
+// The set may hold more keys than have stats values (a run that crashed
+// before its commit, games deleted since): a writer then gives such a
+// position a stats value sooner than it would have, which changes no
+// answer. It may never hold fewer: a store written before these entries
+// existed gets them from its stats values once (manifest PopularKeys).
+
+// loadPopular reads the popular keys, from the P| entries, or once from
+// the stats values when the store has no P| entries yet.
+func (w *Writer) loadPopular() error {
+	s := w.s
+	w.popular = &[4]keySet{}
+	if !s.man.PopularKeys {
+		return w.indexPopular()
+	}
+	return s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixPopular, '|'}})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			if k := it.Item().Key(); len(k) == popularKeyLen {
+				w.popular[k[2]%4].add(binary.BigEndian.Uint64(k[3:]))
+			}
+		}
+		return nil
+	})
+}
+
+// indexPopular reads the keys of all live stats values and writes their P|
+// entries: once, for a store written before they existed.
+func (w *Writer) indexPopular() error {
+	s := w.s
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixStats, '|'}})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := it.Item().Key()
+			if len(k) != statsKeyLen || !s.man.live(runOf(k)) {
+				continue
+			}
+			key := binary.BigEndian.Uint64(k[7:])
+			if set := &w.popular[k[2]%4]; !set.has(key) {
+				set.add(key)
+				if err := wb.Set(popularKey(k[2], key), nil); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := wb.Flush(); err != nil {
+		return err
+	}
+	return s.updateManifest(func(m *manifest) { m.PopularKeys = true })
+}
+
+// dropPopularKeys removes every P| entry, for an index rebuilt from
+// nothing (ReindexPositions), which writes them again.
+func (s *Store) dropPopularKeys() error {
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixPopular, '|'}})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			if err := wb.Delete(it.Item().KeyCopy(nil)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := wb.Flush(); err != nil {
+		return err
+	}
+	return s.updateManifest(func(m *manifest) { m.PopularKeys = true })
+}
