@@ -126,8 +126,9 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 	if err != nil {
 		return nil, err
 	}
+	id := "" // pos's positionID, once needed
 	if len(merged.Games) > 0 {
-		ok, err := s.verify(merged.Games[0].Gid, pos)
+		_, _, ok, err := s.findIn(merged.Games[0].Gid, pos, key, &id)
 		if err != nil {
 			return nil, err
 		}
@@ -168,11 +169,10 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 			continue
 		}
 		counted[gid] = true
-		r, err := s.Game(gid)
+		ply, next, ok, err := s.findIn(gid, pos, key, &id)
 		if err != nil {
 			return nil, err
 		}
-		ply, ok := FindPosition(r, pos)
 		if !ok {
 			continue // another position with the same fingerprint
 		}
@@ -180,8 +180,8 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 			continue
 		}
 		code := uint16(EndSlot)
-		if ply < len(r.Moves) && r.Moves[ply] != engine.NullMove {
-			code = games.WireCode(game, r.Moves[ply])
+		if next != engine.NullMove {
+			code = games.WireCode(game, next)
 		}
 		var one statsValue
 		one.add(gid, code, s.Attrs(gid))
@@ -238,12 +238,21 @@ func mergeStatsMoves(res *PositionStats, m MoveStats) {
 	res.Moves = append(res.Moves, m)
 }
 
-// verify replays game gid and reports whether it really reaches pos.
-func (s *Store) verify(gid uint32, pos engine.Position) (bool, error) {
-	r, err := s.Game(gid)
-	if err != nil {
-		return false, err
+// findIn replays stored game gid up to where it reaches pos (findInRecord).
+func (s *Store) findIn(gid uint32, pos engine.Position, key uint64, id *string) (ply int, next engine.Move, ok bool, err error) {
+	err = s.db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(gameKey(gid))
+		if err != nil {
+			return err
+		}
+		return item.Value(func(v []byte) error {
+			var err error
+			ply, next, ok, err = findInRecord(gid, v, pos, key, id)
+			return err
+		})
+	})
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return 0, 0, false, fmt.Errorf("%w: %d", ErrNoGame, gid)
 	}
-	_, ok := FindPosition(r, pos)
-	return ok, nil
+	return ply, next, ok, err
 }

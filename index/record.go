@@ -234,3 +234,82 @@ func (d *decoder) string() string {
 	d.b = d.b[n:]
 	return s
 }
+
+func (d *decoder) skipString() {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.err = errShort
+		d.b = nil
+		return
+	}
+	d.b = d.b[n:]
+}
+
+// findInRecord is FindPosition on a stored record's bytes: it decodes the
+// moves only up to the first ply at which the game reaches pos (key is
+// pos.Key(), id its positionID, computed once by the caller), and returns
+// that ply and the move played there (EndSlot's NullMove when the game
+// ended there). A tree lookup replays every candidate game of the tail:
+// decoding a whole record (tags, all its moves), then replaying it again
+// to find the ply, took half of a lookup's time (issue 18).
+func findInRecord(gid uint32, b []byte, pos engine.Position, key uint64, id *string) (ply int, next engine.Move, ok bool, err error) {
+	d := decoder{b: b}
+	if version := d.byte(); version != recordVersion && version != 2 {
+		return 0, 0, false, fmt.Errorf("%w %d: unknown version", ErrCorruptRecord, gid)
+	}
+	game := engine.Game(d.byte())
+	d.byte() // result
+	d.byte() // termination
+	start := d.string()
+	n := d.uvarint()
+	if n > uint64(len(b)) {
+		return 0, 0, false, fmt.Errorf("%w %d: tag count", ErrCorruptRecord, gid)
+	}
+	for i := uint64(0); i < 2*n; i++ {
+		d.skipString()
+	}
+	d.skipString() // source file
+	d.uvarint()    // source index
+	d.uvarint()    // source offset
+	nr := d.uvarint()
+	if nr > uint64(len(b)) {
+		return 0, 0, false, fmt.Errorf("%w %d: ruling count", ErrCorruptRecord, gid)
+	}
+	for i := uint64(0); i < nr; i++ {
+		d.uvarint()
+		d.byte()
+		d.byte()
+		d.byte()
+	}
+	plies := d.uvarint()
+	if d.err != nil || plies > uint64(len(d.b)) {
+		return 0, 0, false, fmt.Errorf("%w %d: header", ErrCorruptRecord, gid)
+	}
+	p, err := games.New(game, start)
+	if err != nil {
+		return 0, 0, false, fmt.Errorf("%w %d: %v", ErrCorruptRecord, gid, err)
+	}
+	for ply := 0; ; ply++ {
+		found := false
+		if p.Key() == key {
+			if *id == "" {
+				*id = positionID(pos)
+			}
+			found = positionID(p) == *id
+		}
+		if ply == int(plies) {
+			return ply, engine.NullMove, found, nil
+		}
+		m, ok := games.MoveAtRank(p, int(d.byte()))
+		if !ok || d.err != nil {
+			return 0, 0, false, fmt.Errorf("%w %d: move %d", ErrCorruptRecord, gid, ply+1)
+		}
+		if found {
+			return ply, m, true, nil
+		}
+		if m == engine.NullMove {
+			return 0, 0, false, nil // position search stops at a null move
+		}
+		p.Make(m)
+	}
+}

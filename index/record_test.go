@@ -102,7 +102,89 @@ func FuzzDecodeRecord(f *testing.F) {
 	f.Add([]byte{recordVersion, 1, 1, 0, 0, 0, 0, 0, 0, 2, 3, 4})
 	f.Add([]byte{recordVersion, 2, 1, 0, 0, 0, 0, 0, 0, 3, 12, 255, 7}) // a null move
 	f.Add([]byte{2, 1, 1, 0, 0, 0, 0, 0, 0, 2, 3, 4})                   // version 2
+	start, _ := games.New(engine.Xiangqi, "")
 	f.Fuzz(func(t *testing.T, b []byte) {
-		_, _ = decodeRecord(1, b)
+		r, err := decodeRecord(1, b)
+		// findInRecord reads the same bytes: no panic, and on a record
+		// that decodes, the same answer as FindPosition.
+		id := ""
+		ply, _, ok, ferr := findInRecord(1, b, start, start.Key(), &id)
+		if err == nil && r.Game == engine.Xiangqi && ferr == nil {
+			if wantPly, want := FindPosition(r, start); ok != want || (ok && ply != wantPly) {
+				t.Fatalf("findInRecord: ply %d %v, FindPosition: ply %d %v", ply, ok, wantPly, want)
+			}
+		}
 	})
+}
+
+// TestFindInRecordAsFindPosition: a lookup's candidate check, which decodes
+// a record's moves only as far as the position, finds every position of
+// the games at the ply FindPosition finds it, with the move played there,
+// and rejects the positions the games never reach.
+func TestFindInRecordAsFindPosition(t *testing.T) {
+	gs := randomGames(t, 40)
+	// A game with a null move: position search stops there.
+	null := newGame(t, engine.Result(1), nil, "h2e2", "h9g7")
+	np, _ := games.New(engine.Xiangqi, "")
+	for _, m := range null.Moves {
+		np.Make(m)
+	}
+	np.Make(engine.NullMove)
+	null.Moves = append(null.Moves, engine.NullMove)
+	null.Keys = append(null.Keys, np.Key())
+	m, err := np.ParseMove("b9c7", engine.ICCS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	np.Make(m)
+	null.Moves = append(null.Moves, m)
+	null.Keys = append(null.Keys, np.Key())
+	gs = append(gs, null)
+	var positions []engine.Position
+	for _, g := range gs {
+		p, _ := games.New(engine.Xiangqi, "")
+		for ply := 0; ; ply++ {
+			positions = append(positions, p.Clone())
+			if ply == len(g.Moves) || g.Moves[ply] == engine.NullMove {
+				break
+			}
+			p.Make(g.Moves[ply])
+		}
+	}
+	checked, found := 0, 0
+	for gi, g := range gs {
+		b, err := encodeRecord(nil, &g.Record)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := decodeRecord(uint32(gi+1), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, pos := range positions[:min(len(positions), 400)] {
+			id := ""
+			ply, next, ok, err := findInRecord(uint32(gi+1), b, pos, pos.Key(), &id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			wantPly, want := FindPosition(r, pos)
+			if ok != want || (ok && ply != wantPly) {
+				t.Fatalf("game %d, %s: ply %d %v, want ply %d %v", gi+1, pos.FEN(), ply, ok, wantPly, want)
+			}
+			if ok {
+				wantNext := engine.NullMove
+				if wantPly < len(r.Moves) {
+					wantNext = r.Moves[wantPly]
+				}
+				if next != wantNext {
+					t.Fatalf("game %d, %s: next move %v, want %v", gi+1, pos.FEN(), next, wantNext)
+				}
+				found++
+			}
+			checked++
+		}
+	}
+	if found < len(gs) || found == checked {
+		t.Fatalf("%d of %d checks found the position: the test exercises too little", found, checked)
+	}
 }

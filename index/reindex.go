@@ -37,7 +37,7 @@ func (s *Store) ReindexPositions() error {
 	next := s.man.NextGid
 	for from := uint32(1); from < next; from += uint32(s.opts.RunGames) {
 		to := min(from+uint32(s.opts.RunGames), next)
-		rd := &runData{run: s.man.NextRun, next: next}
+		rd := &runData{run: s.man.NextRun, next: next, scale: runScale(int(next)-1, int(to-from))}
 		for gid := from; gid < to; gid++ {
 			// Every gid of the range has its attributes in rd, in order
 			// (writePositions looks them up by gid); deleted games have

@@ -47,11 +47,14 @@ func checkStoreDir(dir string) error {
 // nothing committed: Badger replays complete transactions only, and a
 // transaction is complete (and an xqdb run committed, store.go) only once
 // its end marker is written. So the store recovers itself: one read-write
-// open cuts the tail, then the read-only open goes on.
+// open cuts the tail, then the read-only open goes on. A writer killed as
+// it created a write-ahead log file leaves it empty, which a read-only
+// open cannot size ("truncate …: invalid argument"); the read-write open
+// sizes it, and it holds nothing.
 func openBadger(bo badger.Options) (*badger.DB, error) {
 	db, err := badger.Open(bo)
 	// Badger wraps the error as text (y.Wrapf), so errors.Is cannot see it.
-	if err == nil || !bo.ReadOnly || !strings.Contains(err.Error(), badger.ErrTruncateNeeded.Error()) {
+	if err == nil || !bo.ReadOnly || !strings.Contains(err.Error(), badger.ErrTruncateNeeded.Error()) && !strings.Contains(err.Error(), "While opening memtable") {
 		return db, err
 	}
 	// Another reader may be recovering at the same moment and hold the

@@ -125,3 +125,39 @@ func TestOpenRefusesForeignFolder(t *testing.T) {
 		t.Fatalf("open of no store with Existing: %v", err)
 	}
 }
+
+// TestReadOnlyOpenAfterKillAsLogCreated: a writer killed as it created
+// a write-ahead log file leaves it empty; a reader (xqdb stats after
+// kill -9, seen in TestImportSurvivesKill) opens the store all the same,
+// with every game committed before.
+func TestReadOnlyOpenAfterKillAsLogCreated(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.NewWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := w.Add(newGame(t, engine.Result(1), nil, "h2e2", "h9g7")); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "badger", "00099.mem"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("read-only open after a kill as the log was created: %v", err)
+	}
+	defer s.Close()
+	if s.Games() != 1 {
+		t.Errorf("%d games, want 1", s.Games())
+	}
+}

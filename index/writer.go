@@ -79,6 +79,7 @@ type Writer struct {
 	docs        []pendingDoc
 	added       int
 	gamesBefore int // the store's games when the writer started
+	expected    int // the games the import expects to add (ExpectGames)
 	// the run being written in the background, and its result
 	inflight *runData
 	done     chan error
@@ -125,6 +126,13 @@ func (s *Store) NewWriter() (*Writer, error) {
 	}
 	return w, nil
 }
+
+// ExpectGames tells the writer that the import will add about n games in
+// all. The tail's fingerprints are made as wide as the store of that size
+// needs (tailWidth); without the hint, a writer sizes them for the games
+// stored so far, which leaves the first runs of a large import too narrow
+// once merged.
+func (w *Writer) ExpectGames(n int) { w.expected = max(w.expected, n) }
 
 // SetDedupe sets how the writer decides that a game is already stored
 // (DedupeGame unless set); call it before the first Add.
@@ -435,6 +443,15 @@ type runData struct {
 	chunks map[uint32][]byte // attribute chunks to write
 	hashes map[uint64][]byte // h| values to write: the gids under each hash
 	next   uint32            // NextGid once the run is committed
+	// scale is how much the run's tail blocks will grow as runs merge:
+	// the store's games once the import is done, to the run's (runScale).
+	scale float64
+}
+
+// runScale is a run's scale: the games the store will hold, to the run's
+// games.
+func runScale(storeGames, runGames int) float64 {
+	return float64(max(storeGames, runGames)) / float64(max(runGames, 1))
 }
 
 // Flush hands the buffered games to the background writer as one run
@@ -456,6 +473,7 @@ func (w *Writer) Flush() error {
 	}
 	rd := &runData{run: s.man.NextRun, recs: w.recs, occ: w.occ, attrs: w.attrs, docs: w.docs, next: w.next,
 		chunks: chunks, hashes: map[uint64][]byte{}}
+	rd.scale = runScale(max(int(w.next)-1, w.gamesBefore+w.expected), len(rd.recs))
 	for _, a := range w.attrs {
 		rd.hashes[a.Hash] = encodeGids(w.hashes[a.Hash])
 	}
@@ -534,7 +552,7 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 	attrsOf := func(gid uint32) Attrs { return rd.attrs[gid-firstGid] }
 	promote := w.s.opts.PromoteAt
 	var tail tailWriter
-	tail.init(wb, rd.run)
+	tail.init(wb, rd.run, rd.scale)
 	var byKey []occurrence
 	var popKeys []uint64
 	var grouper grouper
@@ -693,14 +711,15 @@ func (g *grouper) group(dst []occurrence, bucket []occurrence) []occurrence {
 // arrive in order) and writes each bucket's block.
 type tailWriter struct {
 	wb      *badger.WriteBatch
+	scale   float64 // how the run's blocks will grow (tailWidth)
 	run     uint32
 	game    engine.Game
 	bucket  int // -1 before the first
 	entries []tailEntry
 }
 
-func (t *tailWriter) init(wb *badger.WriteBatch, run uint32) {
-	*t = tailWriter{wb: wb, run: run, bucket: -1}
+func (t *tailWriter) init(wb *badger.WriteBatch, run uint32, scale float64) {
+	*t = tailWriter{wb: wb, run: run, scale: scale, bucket: -1}
 }
 
 func (t *tailWriter) enter(game engine.Game, bucket uint16) error {
@@ -718,7 +737,7 @@ func (t *tailWriter) finish() error {
 	if len(t.entries) == 0 {
 		return nil
 	}
-	err := t.wb.Set(tailKey(byte(t.game), t.run, uint16(t.bucket)), encodeTail(nil, t.entries, fingerprintBits(len(t.entries))))
+	err := t.wb.Set(tailKey(byte(t.game), t.run, uint16(t.bucket)), encodeTail(nil, t.entries, tailWidth(len(t.entries), t.scale)))
 	t.entries = t.entries[:0]
 	return err
 }

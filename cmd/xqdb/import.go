@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -230,7 +231,19 @@ func (j *importJob) run(ctx context.Context, s index.DB) (importSummary, error) 
 		return sum, err
 	}
 	w.SetDedupe(j.dedupe)
-	p := &pipeline{files: j.files, jobs: j.jobs, progress: j.progress, markRepeats: true, noMoveNumbers: true, encoding: j.encoding,
+	// A writer sizes the position index's fingerprints for the store the
+	// import will leave (index.Writer.ExpectGames): the games read so far,
+	// scaled by the input not yet read.
+	expect, _ := w.(interface{ ExpectGames(n int) })
+	total := totalSize(j.files)
+	var read atomic.Int64
+	progress := func(n int64) {
+		read.Add(n)
+		if j.progress != nil {
+			j.progress(n)
+		}
+	}
+	p := &pipeline{files: j.files, jobs: j.jobs, progress: progress, markRepeats: true, noMoveNumbers: true, encoding: j.encoding,
 		replayer: j.replayer,
 		work: func(it *item) {
 			if it.hasRec && it.err == nil {
@@ -267,6 +280,11 @@ func (j *importJob) run(ctx context.Context, s index.DB) (importSummary, error) 
 		}
 		sum.Games++
 		j.meter.Games(sum.Games)
+		if expect != nil && sum.Games%4096 == 1 {
+			if r := read.Load(); r > 0 && total > r {
+				expect.ExpectGames(int(float64(sum.Games) * float64(total) / float64(r)))
+			}
+		}
 		if it.repeat {
 			if gid, ok := stored[it.text]; ok {
 				return duplicate(it, gid)
