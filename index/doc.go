@@ -13,7 +13,8 @@
 //     values, not 100,000 games.
 //   - Every other occurrence goes to the tail: per game, run and 14-bit
 //     key bucket, a block T|game|run|bucket of (gid, fingerprint) pairs,
-//     Rice-coded gid gaps and fingerprints only as wide as the block needs.
+//     Rice-coded gid gaps and fingerprints only as wide as the block needs
+//     once the runs of the store the import leaves are merged (tail.go).
 //     A lookup reads the bucket's blocks and replays the few candidate
 //     games, which both verifies the real position (64-bit keys can
 //     collide) and recovers the ply, the next move and the result.
@@ -42,6 +43,7 @@
 //	writer.go    the import writer: dedupe, runs, flush, commit
 //	merge.go     merging runs by size tiers
 //	counts.go    the opening positions' counts that promotion asks (a sketch)
+//	popular.go   the keys of the popular positions (P|), which a writer lists
 //	migrate.go   rewriting a store of the previous schema version
 //	metaindex.go feeding Bleve in the background
 //	reader.go    lookups: positions, games, attributes
