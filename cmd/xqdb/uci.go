@@ -94,6 +94,9 @@ func (e *uciEngine) stop() {
 	if e.busy {
 		e.s.Stop()
 		e.running.Wait()
+		// The search may have ended on its own before Stop: the request
+		// would then end the next search after its first 1,024 nodes.
+		e.s.ClearStop()
 		e.busy = false
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -190,4 +191,48 @@ func FuzzUCICommand(f *testing.F) {
 		e.command(line)
 		parseUCIMove(e.pos, line)
 	})
+}
+
+// TestUCISearchAfterSearchKeepsItsBudget: a search that ended on its own
+// leaves nothing that stops the next one early. A GUI sends "position"
+// after each bestmove, and that used to stop the next search after 1,024
+// nodes whatever "go nodes" asked.
+func TestUCISearchAfterSearchKeepsItsBudget(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() {
+		_ = uciLoop(inR, outW)
+		outW.Close()
+	}()
+	sc := bufio.NewScanner(outR)
+	send := func(s string) { io.WriteString(inW, s+"\n") }
+	search := func() (depth, nodes int) {
+		send("position startpos moves h3e3 h10g8 h1g3 i10h10")
+		send("go nodes 20000")
+		for sc.Scan() {
+			l := sc.Text()
+			if strings.HasPrefix(l, "bestmove") {
+				return depth, nodes
+			}
+			f := strings.Fields(l)
+			for i := 0; i+1 < len(f); i++ {
+				switch f[i] {
+				case "depth":
+					fmt.Sscan(f[i+1], &depth)
+				case "nodes":
+					fmt.Sscan(f[i+1], &nodes)
+				}
+			}
+		}
+		t.Fatal("no bestmove")
+		return 0, 0
+	}
+	send("setoption name UCI_Variant value xiangqi")
+	for i := 0; i < 3; i++ {
+		if d, n := search(); n < 2000 {
+			t.Errorf("search %d: last iteration depth %d after %d nodes of 20,000", i+1, d, n)
+		}
+	}
+	send("quit")
+	inW.Close()
 }

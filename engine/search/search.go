@@ -157,6 +157,10 @@ func (s *Searcher) Clear() {
 // called from another goroutine.
 func (s *Searcher) Stop() { s.stopFlag.Store(true) }
 
+// ClearStop withdraws a Stop request no search has taken: one made after
+// the last search had returned would otherwise end the next one early.
+func (s *Searcher) ClearStop() { s.stopFlag.Store(false) }
+
 // bind points the adapter at pos.
 func (s *Searcher) bind(pos engine.Position) error {
 	switch p := pos.(type) {
