@@ -1,12 +1,15 @@
 package index
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/dgraph-io/badger/v4"
 
 	"github.com/xqdb/xqdb/engine"
 )
@@ -158,27 +161,72 @@ func (s *Store) Summary() (*Summary, error) {
 
 var _ DB = (*Store)(nil)
 
+// rawRecords is a DB that reads stored records as bytes, many at a time
+// (Store: one pass over their keys; index/clickhouse: one query): what
+// CopyGames decodes itself.
+type rawRecords interface {
+	RawRecords(gids []uint32) ([][]byte, error)
+}
+
+// RawRecords returns the stored bytes of the records gids (ascending ids),
+// read in one pass of an iterator over their keys.
+func (s *Store) RawRecords(gids []uint32) ([][]byte, error) {
+	out := make([][]byte, len(gids))
+	if len(gids) == 0 {
+		return out, nil
+	}
+	err := s.db.View(func(txn *badger.Txn) error {
+		opt := badger.DefaultIteratorOptions
+		opt.Prefix = []byte{prefixGame, '|'}
+		opt.PrefetchSize = 256
+		it := txn.NewIterator(opt)
+		defer it.Close()
+		i := 0
+		for it.Seek(gameKey(gids[0])); it.Valid() && i < len(gids); it.Next() {
+			gid := binary.BigEndian.Uint32(it.Item().Key()[2:])
+			if gids[i] < gid {
+				return fmt.Errorf("%w: %d", ErrNoGame, gids[i])
+			}
+			if gid != gids[i] {
+				continue
+			}
+			v, err := it.Item().ValueCopy(nil)
+			if err != nil {
+				return err
+			}
+			out[i] = v
+			i++
+		}
+		if i < len(gids) {
+			return fmt.Errorf("%w: %d", ErrNoGame, gids[i])
+		}
+		return nil
+	})
+	return out, err
+}
+
 // CopyGames adds every game of src, in id order, to w: each record is
-// replayed for its position keys, named by opening (the Options.Opening
-// of the commands; nil leaves it unnamed) and prepared as an import
-// prepares it, so the copy answers as the original. fn is told of each.
+// replayed for its position keys (decoding it plays its moves: the keys
+// come with it), named by opening (the Options.Opening of the commands;
+// nil leaves it unnamed) and prepared as an import prepares it, keeping
+// its stored bytes, so the copy answers as the original. fn is told of
+// each.
 func CopyGames(src DB, w GameWriter, opening func(r *Record, keys []uint64), fn func(p *Prepared, res AddResult)) error {
 	var gids []uint32
 	if err := src.EachGame(func(gid uint32, _ Attrs) { gids = append(gids, gid) }); err != nil {
 		return err
 	}
-	// Replaying and preparing is the work: done on every core, a chunk at
-	// a time, and added in id order.
-	const chunk = 2048
+	raw, _ := src.(rawRecords)
+	// Reading is one request a chunk; replaying and preparing is the
+	// work, done on every core; games are added in id order.
+	const chunk = 4096
 	prepared := make([]*Prepared, chunk)
 	for lo := 0; lo < len(gids); lo += chunk {
 		part := gids[lo:min(lo+chunk, len(gids))]
-		var recs []*Record
-		if rr, ok := src.(interface {
-			Records(gids []uint32) ([]*Record, error)
-		}); ok {
+		var bs [][]byte
+		if raw != nil {
 			var err error
-			if recs, err = rr.Records(part); err != nil {
+			if bs, err = raw.RawRecords(part); err != nil {
 				return err
 			}
 		}
@@ -190,11 +238,11 @@ func CopyGames(src DB, w GameWriter, opening func(r *Record, keys []uint64), fn 
 			go func() {
 				defer wg.Done()
 				for i := int(next.Add(1) - 1); i < len(part) && errs[w] == nil; i = int(next.Add(1) - 1) {
-					var r *Record
-					if recs != nil {
-						r = recs[i]
+					var b []byte
+					if bs != nil {
+						b = bs[i]
 					}
-					prepared[i], errs[w] = prepareStored(src, part[i], r, opening)
+					prepared[i], errs[w] = prepareStored(src, part[i], b, opening)
 				}
 			}()
 		}
@@ -215,22 +263,29 @@ func CopyGames(src DB, w GameWriter, opening func(r *Record, keys []uint64), fn 
 	return nil
 }
 
-// prepareStored prepares stored game gid of src (r, when already read).
-func prepareStored(src DB, gid uint32, r *Record, opening func(r *Record, keys []uint64)) (*Prepared, error) {
-	if r == nil {
-		var err error
-		if r, err = src.Game(gid); err != nil {
-			return nil, err
-		}
+// prepareStored prepares stored game gid of src (b, its stored bytes,
+// when already read).
+func prepareStored(src DB, gid uint32, b []byte, opening func(r *Record, keys []uint64)) (*Prepared, error) {
+	var r *Record
+	var keys []uint64
+	var err error
+	if b != nil {
+		r, err = decodeRecordKeys(gid, b, &keys)
+	} else if r, err = src.Game(gid); err == nil {
+		keys, err = recordKeys(r)
 	}
-	keys, err := recordKeys(r)
 	if err != nil {
 		return nil, fmt.Errorf("index: copy game %d: %w", gid, err)
 	}
 	if opening != nil {
 		opening(r, keys)
 	}
-	p, err := Prepare(&Game{Record: *r, Keys: keys})
+	// The stored bytes are what Prepare would encode, when they are of
+	// this version.
+	if len(b) == 0 || b[0] != recordVersion {
+		b = nil
+	}
+	p, err := prepare(&Game{Record: *r, Keys: keys}, b)
 	if err != nil {
 		return nil, fmt.Errorf("index: copy game %d: %w", gid, err)
 	}

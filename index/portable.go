@@ -2,6 +2,8 @@ package index
 
 import (
 	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/xqdb/xqdb/engine"
 )
@@ -85,4 +87,74 @@ func MoveStatsOf(code uint16, a Attrs) MoveStats {
 	var v statsValue
 	v.add(0, code, a)
 	return v.Moves[0]
+}
+
+// FieldTerms is the analysis of one field value of a game's metadata
+// document: its terms as Bleve indexes them (EachTerm), each with its
+// position in the field (0 in fields without term vectors).
+type FieldTerms struct {
+	Field string
+	Terms []string
+	Pos   []uint32
+	// Rows is the caller's: what it made of these terms when it first saw
+	// them, handed back with them (a TermCache gives the same *FieldTerms
+	// for the same field value).
+	Rows []byte
+}
+
+// TermCache lists the terms of games' metadata as EachTerm does, analysing
+// each distinct field value once: games share players, events, sites,
+// dates and openings, and Bleve's analysis of a value costs far more than
+// looking it up. It is not safe for concurrent use.
+type TermCache struct {
+	im    *mapping.IndexMappingImpl
+	fc    *fieldCache
+	terms map[*cachedField]*FieldTerms
+	// Limit is how many field values it keeps before it starts afresh
+	// (memory stays bounded over any number of games).
+	Limit int
+}
+
+// NewTermCache returns an empty cache.
+func NewTermCache() *TermCache {
+	return &TermCache{im: metaMapping(), fc: newFieldCache(), terms: map[*cachedField]*FieldTerms{}, Limit: 1 << 20}
+}
+
+// Each calls fn with every field of p's metadata document; fresh says that
+// the cache had not seen that field value yet (its Rows are empty).
+func (c *TermCache) Each(gid uint32, p *Prepared, fn func(ft *FieldTerms, fresh bool)) {
+	if len(c.terms) >= c.Limit {
+		c.fc, c.terms = newFieldCache(), map[*cachedField]*FieldTerms{}
+	}
+	d := metaDoc(c.im, gid, p.rec, p.attrs, c.fc)
+	for _, f := range d.Fields {
+		switch f := f.(type) {
+		case *cachedField:
+			ft, ok := c.terms[f]
+			if !ok {
+				ft = fieldTerms(f.name, f.freqs)
+				c.terms[f] = ft
+			}
+			fn(ft, !ok)
+		case *document.TextField:
+			// A name the document repeats (two rulings) is analysed on
+			// its own each time (metaDoc).
+			f.Analyze()
+			fn(fieldTerms(f.Name(), f.AnalyzedTokenFrequencies()), true)
+		}
+	}
+}
+
+func fieldTerms(name string, freqs bleveindex.TokenFrequencies) *FieldTerms {
+	ft := &FieldTerms{Field: name}
+	for term, freq := range freqs {
+		if len(freq.Locations) == 0 {
+			ft.Terms, ft.Pos = append(ft.Terms, term), append(ft.Pos, 0)
+			continue
+		}
+		for _, l := range freq.Locations {
+			ft.Terms, ft.Pos = append(ft.Terms, term), append(ft.Pos, uint32(l.Position))
+		}
+	}
+	return ft
 }

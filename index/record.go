@@ -130,6 +130,13 @@ func encodeRecord(dst []byte, r *Record) ([]byte, error) {
 
 // decodeRecord unpacks a record stored under id.
 func decodeRecord(id uint32, b []byte) (*Record, error) {
+	return decodeRecordKeys(id, b, nil)
+}
+
+// decodeRecordKeys is decodeRecord that also appends the key of every
+// position the game reached to *keys (when keys is not nil): decoding
+// plays the moves anyway, so a copy needs no second replay.
+func decodeRecordKeys(id uint32, b []byte, keys *[]uint64) (*Record, error) {
 	d := decoder{b: b}
 	version := d.byte()
 	if version != recordVersion && version != 2 {
@@ -169,6 +176,9 @@ func decodeRecord(id uint32, b []byte) (*Record, error) {
 		return nil, fmt.Errorf("%w %d: %v", ErrCorruptRecord, id, err)
 	}
 	r.Moves = make([]engine.Move, plies)
+	if keys != nil {
+		*keys = append(*keys, p.Key())
+	}
 	for i := range r.Moves {
 		m, ok := games.MoveAtRank(p, int(d.byte()))
 		if !ok || d.err != nil {
@@ -176,6 +186,9 @@ func decodeRecord(id uint32, b []byte) (*Record, error) {
 		}
 		r.Moves[i] = m
 		p.Make(m)
+		if keys != nil {
+			*keys = append(*keys, p.Key())
+		}
 	}
 	if len(d.b) > 0 && version >= 3 {
 		for range r.Moves {

@@ -234,13 +234,21 @@ type Prepared struct {
 }
 
 // Prepare encodes a game for AddPrepared. It is safe for concurrent use.
-func Prepare(g *Game) (*Prepared, error) {
+func Prepare(g *Game) (*Prepared, error) { return prepare(g, nil) }
+
+// prepare is Prepare with the record already encoded (encoded, when not
+// nil: a stored record of the current version, which encodeRecord would
+// write again byte for byte).
+func prepare(g *Game, encoded []byte) (*Prepared, error) {
 	if len(g.Keys) != len(g.Moves)+1 {
 		return nil, fmt.Errorf("index: game has %d keys for %d moves", len(g.Keys), len(g.Moves))
 	}
-	b, err := encodeRecord(nil, &g.Record)
-	if err != nil {
-		return nil, err
+	b := encoded
+	if b == nil {
+		var err error
+		if b, err = encodeRecord(nil, &g.Record); err != nil {
+			return nil, err
+		}
 	}
 	// The metadata document is built later, after the caller has reused
 	// g's slices: keep a copy of what it reads, and not the moves.

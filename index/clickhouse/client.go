@@ -1,13 +1,13 @@
 package clickhouse
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"net/url"
 	"strings"
@@ -44,6 +44,16 @@ func (n *node) do(ctx context.Context, sql string, body io.Reader) ([]byte, erro
 	return n.doWith(ctx, sql, body, nil)
 }
 
+// insertBlock sends a Native block (native.go) into its table.
+func (n *node) insertBlock(b *block) error {
+	if b.rows == 0 {
+		return nil
+	}
+	body := b.body()
+	_, err := n.doWith(context.Background(), b.insert(), &body, nil)
+	return err
+}
+
 // doWith is do with settings (URL parameters of the HTTP interface).
 func (n *node) doWith(ctx context.Context, sql string, body io.Reader, settings url.Values) ([]byte, error) {
 	v := url.Values{}
@@ -58,6 +68,13 @@ func (n *node) doWith(ctx context.Context, sql string, body io.Reader, settings 
 	if body != nil {
 		v.Set("query", sql)
 		req, err = http.NewRequestWithContext(ctx, http.MethodPost, "http://"+n.addr+"/?"+v.Encode(), body)
+		if bufs, ok := body.(*net.Buffers); ok && err == nil {
+			// A known length: no chunked encoding to parse.
+			for _, b := range *bufs {
+				req.ContentLength += int64(len(b))
+			}
+			req.GetBody = nil
+		}
 	} else {
 		req, err = http.NewRequestWithContext(ctx, http.MethodPost, "http://"+n.addr+"/?"+v.Encode(), strings.NewReader(sql))
 	}
@@ -111,15 +128,6 @@ func (n *node) rowsWith(sql string, settings url.Values) (*rowReader, error) {
 	return &rowReader{b: b}, nil
 }
 
-// insert sends rows (RowBinary) into table.
-func (n *node) insert(table, columns string, rows []byte) error {
-	if len(rows) == 0 {
-		return nil
-	}
-	_, err := n.do(context.Background(), "INSERT INTO "+table+" ("+columns+") FORMAT RowBinary", bytes.NewReader(rows))
-	return err
-}
-
 // rowReader reads RowBinary values in the order the SELECT names them.
 type rowReader struct {
 	b   []byte
@@ -154,22 +162,6 @@ func (r *rowReader) bytes() []byte {
 	}
 	r.b = r.b[k:]
 	return r.take(int(n))
-}
-
-// rowWriter builds RowBinary rows.
-type rowWriter struct{ b []byte }
-
-func (w *rowWriter) u8(v uint8)   { w.b = append(w.b, v) }
-func (w *rowWriter) u16(v uint16) { w.b = binary.LittleEndian.AppendUint16(w.b, v) }
-func (w *rowWriter) u32(v uint32) { w.b = binary.LittleEndian.AppendUint32(w.b, v) }
-func (w *rowWriter) u64(v uint64) { w.b = binary.LittleEndian.AppendUint64(w.b, v) }
-func (w *rowWriter) str(s string) {
-	w.b = binary.AppendUvarint(w.b, uint64(len(s)))
-	w.b = append(w.b, s...)
-}
-func (w *rowWriter) bytes(s []byte) {
-	w.b = binary.AppendUvarint(w.b, uint64(len(s)))
-	w.b = append(w.b, s...)
 }
 
 // quote writes s as a ClickHouse string literal.

@@ -1,7 +1,6 @@
 package clickhouse
 
 import (
-	"errors"
 	"fmt"
 	"net/url"
 	"slices"
@@ -173,17 +172,29 @@ func (d *DB) Game(gid uint32) (*index.Record, error) {
 	return index.DecodeRecord(gid, b)
 }
 
-// Records reads many stored games in one query per shard, in the order
+// Records reads many stored games in one query per 20,000, in the order
 // of gids (query.Games reads a page through it).
 func (d *DB) Records(gids []uint32) ([]*index.Record, error) {
-	byID := make(map[uint32]*index.Record, len(gids))
+	bs, err := d.RawRecords(gids)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*index.Record, len(gids))
+	for i, b := range bs {
+		if out[i], err = index.DecodeRecord(gids[i], b); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// RawRecords reads the stored bytes of many games, in the order of gids
+// (index.CopyGames decodes them itself).
+func (d *DB) RawRecords(gids []uint32) ([][]byte, error) {
+	byID := make(map[uint32][]byte, len(gids))
 	for start := 0; start < len(gids); start += 20_000 {
 		part := gids[start:min(start+20_000, len(gids))]
-		ids := make([]string, len(part))
-		for i, g := range part {
-			ids[i] = strconv.FormatUint(uint64(g), 10)
-		}
-		rr, err := d.nodes[0].rows(fmt.Sprintf("SELECT gid, record FROM %s WHERE gid IN (%s) AND gid < %d", d.all("games"), strings.Join(ids, ","), d.committed()))
+		rr, err := d.nodes[0].rows(fmt.Sprintf("SELECT gid, record FROM %s WHERE gid IN (%s) AND gid < %d", d.all("games"), idList(part), d.committed()))
 		if err != nil {
 			return nil, err
 		}
@@ -192,14 +203,10 @@ func (d *DB) Records(gids []uint32) ([]*index.Record, error) {
 			if rr.err != nil {
 				return nil, rr.err
 			}
-			r, err := index.DecodeRecord(gid, b)
-			if err != nil {
-				return nil, err
-			}
-			byID[gid] = r
+			byID[gid] = b
 		}
 	}
-	out := make([]*index.Record, len(gids))
+	out := make([][]byte, len(gids))
 	for i, g := range gids {
 		if out[i] = byID[g]; out[i] == nil {
 			return nil, fmt.Errorf("%w: %d", index.ErrNoGame, g)
@@ -506,7 +513,7 @@ func (t termSource) ids(sql string) ([]uint32, error) {
 }
 
 func (t termSource) Fields() ([]string, error) {
-	rr, err := t.d.nodes[0].rows("SELECT DISTINCT field FROM " + t.d.all("terms"))
+	rr, err := t.d.nodes[0].rows("SELECT DISTINCT field FROM " + t.d.local("dict"))
 	if err != nil {
 		return nil, err
 	}
@@ -518,26 +525,44 @@ func (t termSource) Fields() ([]string, error) {
 }
 
 func (t termSource) Universe() ([]uint32, error) {
-	out := make([]uint32, 0, t.d.committed())
-	for g := uint32(1); g < t.d.committed(); g++ {
+	next := t.d.committed()
+	out := make([]uint32, 0, next)
+	for g := uint32(1); g < next; g++ {
 		out = append(out, g)
 	}
 	return out, nil
 }
 
-func (t termSource) where(field string) string {
-	return fmt.Sprintf("SELECT DISTINCT gid FROM %s WHERE gid < %d AND field = %s", t.d.all("terms"), t.d.committed(), quote(field))
+// games returns the games with a term of id in the set ids (a list, or a
+// subquery of dict, which every shard answers from its own).
+func (t termSource) games(ids string) ([]uint32, error) {
+	return t.ids(fmt.Sprintf("SELECT DISTINCT gid FROM %s WHERE gid < %d AND tid IN (%s)", t.d.all("terms"), t.d.committed(), ids))
+}
+
+func tidList(field string, terms []string) string {
+	b := make([]byte, 0, 21*len(terms))
+	for i, term := range terms {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendUint(b, termID(field, term), 10)
+	}
+	return string(b)
+}
+
+func (t termSource) dict(field string) string {
+	return "SELECT tid FROM " + t.d.local("dict") + " WHERE field = " + quote(field)
 }
 
 func (t termSource) Terms(field string, terms []string) ([]uint32, error) {
 	if len(terms) == 0 {
 		return nil, nil
 	}
-	return t.ids(t.where(field) + " AND term IN (" + quoteList(terms) + ")")
+	return t.games(tidList(field, terms))
 }
 
 func (t termSource) Range(field, lo, hi string, loIncl, hiIncl bool) ([]uint32, error) {
-	sql := t.where(field)
+	sql := t.dict(field)
 	if lo != "" {
 		op := " > "
 		if loIncl {
@@ -552,11 +577,11 @@ func (t termSource) Range(field, lo, hi string, loIncl, hiIncl bool) ([]uint32, 
 		}
 		sql += " AND term" + op + quote(hi)
 	}
-	return t.ids(sql)
+	return t.games(sql)
 }
 
 func (t termSource) Regexp(field, expr string) ([]uint32, error) {
-	return t.ids(t.where(field) + " AND match(term, " + quote("^(?:"+expr+")$") + ")")
+	return t.games(t.dict(field) + " AND match(term, " + quote("^(?:"+expr+")$") + ")")
 }
 
 func (t termSource) Positions(field string, terms []string) (map[uint32]map[string][]uint32, error) {
@@ -564,13 +589,17 @@ func (t termSource) Positions(field string, terms []string) (map[uint32]map[stri
 	if len(terms) == 0 {
 		return out, nil
 	}
-	rr, err := t.d.nodes[0].rows(fmt.Sprintf("SELECT gid, term, pos FROM %s WHERE gid < %d AND field = %s AND term IN (%s)",
-		t.d.all("terms"), t.d.committed(), quote(field), quoteList(terms)))
+	byID := make(map[uint64]string, len(terms))
+	for _, term := range terms {
+		byID[termID(field, term)] = term
+	}
+	rr, err := t.d.nodes[0].rows(fmt.Sprintf("SELECT gid, tid, pos FROM %s WHERE gid < %d AND tid IN (%s)",
+		t.d.all("terms"), t.d.committed(), tidList(field, terms)))
 	if err != nil {
 		return nil, err
 	}
 	for rr.more() {
-		gid, term, pos := rr.u32(), rr.str(), rr.u32()
+		gid, tid, pos := rr.u32(), rr.u64(), rr.u32()
 		if rr.err != nil {
 			return nil, rr.err
 		}
@@ -579,6 +608,7 @@ func (t termSource) Positions(field string, terms []string) (map[uint32]map[stri
 			m = map[string][]uint32{}
 			out[gid] = m
 		}
+		term := byID[tid]
 		m[term] = append(m[term], pos)
 	}
 	for gid, m := range out {
@@ -590,6 +620,3 @@ func (t termSource) Positions(field string, terms []string) (map[uint32]map[stri
 }
 
 var _ index.DB = (*DB)(nil)
-
-// errReadOnly is returned by NewGameWriter on a database opened to read.
-var errReadOnly = errors.New("clickhouse: database is open read-only")

@@ -131,15 +131,16 @@ func TestKilledImportEndsExact(t *testing.T) {
 	g3 := game(t, engine.SecondWins, "Zhao Guorong", "Liu Dahua", "c3c4", "g6g5")
 	add(t, d, g1)
 	// What a killed import leaves: every row of game 2, no commit.
-	w := &Writer{d: d, next: 2, hashes: map[uint64][]uint32{}, attrs: make([]index.Attrs, 2), batchGames: 100}
-	w.batch.reset(1, 2)
+	wi, err := d.NewGameWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := wi.(*Writer)
 	if _, err := w.AddPrepared(g2); err != nil {
 		t.Fatal(err)
 	}
-	w.batch.addTerms()
-	for _, tb := range []struct{ name, cols string }{{"positions", "key, game, gid, ply, code, result, date, rating"}, {"terms", "field, term, gid, pos"}, {"games", "gid, game, result, date, rating, plies, hash, players, record"}} {
-		rows := map[string][]byte{"positions": w.batch.positions[0].b, "terms": w.batch.terms[0].b, "games": w.batch.records[0].b}[tb.name]
-		if err := d.nodes[0].insert(d.local(tb.name), tb.cols, rows); err != nil {
+	for _, b := range []*block{w.positions[0], w.termRows[0], w.games[0], w.dict} {
+		if err := d.nodes[0].insertBlock(b); err != nil {
 			t.Fatal(err)
 		}
 	}

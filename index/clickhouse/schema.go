@@ -7,7 +7,10 @@ import (
 
 // SchemaVersion is the version of the table layout below; a database of
 // another version is refused, as the Badger store refuses one.
-const SchemaVersion = 1
+//
+//	1  terms held each term's field and text in every row
+//	2  terms hold a term's id (termID) and dict its field and text
+const SchemaVersion = 2
 
 // The tables (DESIGN "index store interface"), one set per database:
 //
@@ -17,9 +20,13 @@ const SchemaVersion = 1
 //	           game, gid, first ply, move code played there, and the
 //	           game's result, date and rating, so that a tree is one
 //	           GROUP BY over a key's rows; ORDER BY (key, game, gid)
-//	terms      the metadata index: every term Bleve would index, with
-//	           its field and position, so player and event name searches
-//	           read a range of (field, term); ORDER BY (field, term, gid)
+//	terms      the metadata index: every term Bleve would index, as its
+//	           id (termID of field and term), with the game and the term's
+//	           position, so a search for given terms reads a range of ids;
+//	           ORDER BY (tid, gid)
+//	dict       the distinct terms: field, term, id, for the searches that
+//	           need the text (ranges, wildcards, the fields there are);
+//	           ORDER BY (field, term), duplicates merged away
 //	manifest   the commit record: rows above the last next_gid are an
 //	           interrupted import's, which reads ignore and the next
 //	           import deletes
@@ -27,34 +34,45 @@ const SchemaVersion = 1
 // With several shards each node holds the *_local tables and a
 // Distributed table of the plain name over them: positions are sharded by
 // key (a tree reads the one shard that holds it), games and terms by gid.
+// dict is small and whole on every shard, so that a shard resolves a
+// term's id itself.
 //
 // Granules (index_granularity, the rows a read of one key decompresses at
 // least) are small where reads are points: a tree reads one key's rows of
-// positions, a page of games a few records; terms keeps the default, as
-// its reads are ranges.
+// positions, a page of games a few records.
 var tables = []struct {
 	name, columns, order, shardBy string
 	granularity                   int
+	engine                        string
 }{
-	{"games", "gid UInt32, game UInt8, result UInt8, date UInt32, rating UInt16, plies UInt16, hash UInt64, players UInt32, record String", "gid", "gid", 256},
-	{"positions", "key UInt64, game UInt8, gid UInt32, ply UInt16, code UInt16, result UInt8, date UInt32, rating UInt16", "(key, game, gid)", "key", 1024},
-	{"terms", "field String, term String, gid UInt32, pos UInt32", "(field, term, gid)", "gid", 8192},
+	{"games", "gid UInt32, game UInt8, result UInt8, date UInt32, rating UInt16, plies UInt16, hash UInt64, players UInt32, record String", "gid", "gid", 256, "MergeTree"},
+	{"positions", "key UInt64, game UInt8, gid UInt32, ply UInt16, code UInt16, result UInt8, date UInt32, rating UInt16", "(key, game, gid)", "key", 1024, "MergeTree"},
+	{"terms", "tid UInt64, gid UInt32, pos UInt32", "(tid, gid)", "gid", 8192, "MergeTree"},
+	{"dict", "field String, term String, tid UInt64", "(field, term)", "", 8192, "ReplacingMergeTree"},
+}
+
+// tableColumns returns a table's columns.
+func tableColumns(name string) []column {
+	for _, t := range tables {
+		if t.name == name {
+			return parseColumns(t.columns)
+		}
+	}
+	panic("clickhouse: no table " + name)
 }
 
 // ddl returns the statements that create the database on one node. Only
-// syntax that 18.16 and current releases both read: MergeTree with ORDER
-// BY … SETTINGS index_granularity, Distributed(cluster, db, table, key),
-// TinyLog.
+// syntax that 18.16 and current releases both read: MergeTree and
+// ReplacingMergeTree with ORDER BY … SETTINGS index_granularity,
+// Distributed(cluster, db, table, key), TinyLog.
 func (d *DB) ddl(first bool) []string {
 	db := d.name
 	out := []string{"CREATE DATABASE IF NOT EXISTS " + db}
 	for _, t := range tables {
-		local := db + "." + t.name
-		if d.cluster != "" {
-			local += "_local"
-		}
-		out = append(out, fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (%s) ENGINE = MergeTree ORDER BY %s SETTINGS index_granularity = %d", local, t.columns, t.order, t.granularity))
-		if d.cluster != "" {
+		local := d.local(t.name)
+		out = append(out, fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s (%s) ENGINE = %s ORDER BY %s SETTINGS index_granularity = %d",
+			local, t.columns, t.engine, t.order, t.granularity))
+		if d.cluster != "" && t.shardBy != "" {
 			out = append(out, fmt.Sprintf("CREATE TABLE IF NOT EXISTS %s.%s (%s) ENGINE = Distributed(%s, %s, %s_local, %s)",
 				db, t.name, t.columns, d.cluster, db, t.name, t.shardBy))
 		}
@@ -65,9 +83,9 @@ func (d *DB) ddl(first bool) []string {
 	return out
 }
 
-// local names table's rows on one node.
+// local names table's rows on one node (dict is whole on every node).
 func (d *DB) local(table string) string {
-	if d.cluster != "" {
+	if d.cluster != "" && table != "dict" {
 		return d.name + "." + table + "_local"
 	}
 	return d.name + "." + table

@@ -1,19 +1,23 @@
 package clickhouse
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
-	"runtime"
 	"sync"
 	"time"
 
 	"github.com/xqdb/xqdb/index"
 )
 
-// Writer adds games in large batches. A batch inserts its positions and
-// terms, then its games, then commits by appending next_gid to the
-// manifest; reads never look past the last committed next_gid. An import
-// killed mid-batch leaves rows past it, which the next writer deletes
-// before it gives those ids again: re-running the import ends exact.
+// Writer adds games in batches of Options.RunGames games. Rows go out as
+// they are made, in Native blocks (native.go) of about a million rows,
+// over a few HTTP connections at once, while the caller prepares the next
+// games; a batch commits, once all its rows are in, by appending its
+// next_gid to the manifest, and reads never look past the last commit. An
+// import killed mid-batch leaves rows past it, which the next writer
+// deletes before it gives those ids again: re-running the import ends
+// exact.
 type Writer struct {
 	d      *DB
 	dedupe index.Dedupe
@@ -23,65 +27,69 @@ type Writer struct {
 	// first one first), as index.Writer does.
 	hashes map[uint64][]uint32
 	attrs  []index.Attrs // by gid, stored games and this writer's
-	batch  batch
-	// batchGames is how many games a batch holds (Options.RunGames).
-	batchGames int
-	done       chan error // the batch being inserted in the background
+	// batchGames is how many games a batch holds (Options.RunGames);
+	// inBatch how many the open one has.
+	batchGames, inBatch int
+	terms               *index.TermCache
+	// inDict are the ids of the terms this writer put in dict: field
+	// values share terms (Carlsen, Magnus and Carlsen, M.).
+	inDict map[uint64]bool
+
+	// The blocks being filled, per shard (dict goes to every shard).
+	positions, termRows, games []*block
+	dict                       *block
+	free                       map[string][]*block // emptied blocks, by table, to fill again
+
+	batch   *pending
+	sends   chan send
+	sent    chan *block
+	commits chan *pending
+	workers sync.WaitGroup
+	failed  errBox
 }
 
-// batch is the rows of the games being added, per shard.
-type batch struct {
-	from, games int
-	positions   []rowWriter
-	terms       []rowWriter
-	records     []rowWriter
-	// docs are the games whose metadata terms are still to be worked out
-	// (Bleve's analysis, the costliest part of a row): in the background
-	// insert, on every core.
-	docs []doc
+// pending is a batch whose rows are being sent.
+type pending struct {
+	next uint32 // its commit
+	wg   sync.WaitGroup
+	err  errBox
 }
 
-type doc struct {
-	gid uint32
-	p   *index.Prepared
+type send struct {
+	n *node
+	b *block
+	p *pending
 }
 
-// addTerms fills the terms rows of the batch's games.
-func (b *batch) addTerms() {
-	shards := len(b.terms)
-	workers := runtime.GOMAXPROCS(0)
-	parts := make([][]rowWriter, workers)
-	var wg sync.WaitGroup
-	for w := range parts {
-		parts[w] = make([]rowWriter, shards)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(b.docs); i += workers {
-				d := b.docs[i]
-				t := &parts[w][int(d.gid)%shards]
-				d.p.EachTerm(d.gid, func(field, term string, pos uint32) {
-					t.str(field)
-					t.str(term)
-					t.u32(d.gid)
-					t.u32(pos)
-				})
-			}
-		}()
+// errBox keeps the first error of several goroutines.
+type errBox struct {
+	mu  sync.Mutex
+	err error
+}
+
+func (e *errBox) set(err error) {
+	e.mu.Lock()
+	if e.err == nil {
+		e.err = err
 	}
-	wg.Wait()
-	for _, part := range parts {
-		for s := range part {
-			b.terms[s].b = append(b.terms[s].b, part[s].b...)
-		}
-	}
-	b.docs = nil
+	e.mu.Unlock()
 }
 
-func (b *batch) reset(shards int, from uint32) {
-	b.from, b.games = int(from), 0
-	b.positions, b.terms, b.records = make([]rowWriter, shards), make([]rowWriter, shards), make([]rowWriter, shards)
+func (e *errBox) get() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.err
 }
+
+const (
+	// blockRows is the rows of a full block: big enough that a part's
+	// fixed costs (files, sorting runs, merges) stay small, small enough
+	// that a few blocks in flight take a few hundred MB.
+	blockRows = 1 << 20
+	// senders is how many inserts run at once: the server parses and
+	// sorts each in its own thread, while this process prepares rows.
+	senders = 3
+)
 
 // NewGameWriter starts adding games, after deleting what an interrupted
 // import left past the last commit. It holds the writer's lock (lock.go)
@@ -115,7 +123,8 @@ func (d *DB) newGameWriter() (*Writer, error) {
 	if err := d.loadAllAttrs(); err != nil {
 		return nil, err
 	}
-	w := &Writer{d: d, next: d.committed(), hashes: map[uint64][]uint32{}, batchGames: d.opts.RunGames}
+	w := &Writer{d: d, next: d.committed(), hashes: map[uint64][]uint32{}, batchGames: d.opts.RunGames, terms: index.NewTermCache(),
+		inDict: map[uint64]bool{}, free: map[string][]*block{}}
 	if w.batchGames <= 0 {
 		w.batchGames = 50_000
 	}
@@ -127,8 +136,89 @@ func (d *DB) newGameWriter() (*Writer, error) {
 		}
 	}
 	d.attrsMu.Unlock()
-	w.batch.reset(len(d.nodes), w.next)
+	shards := len(d.nodes)
+	w.positions, w.termRows, w.games = make([]*block, shards), make([]*block, shards), make([]*block, shards)
+	for s := range shards {
+		w.positions[s], w.termRows[s], w.games[s] = w.block("positions"), w.block("terms"), w.block("games")
+	}
+	w.dict = w.block("dict")
+	w.batch = &pending{}
+	w.sends, w.sent, w.commits = make(chan send), make(chan *block, 4*senders), make(chan *pending, 2)
+	for range senders {
+		w.workers.Add(1)
+		go func() {
+			defer w.workers.Done()
+			for s := range w.sends {
+				if err := s.n.insertBlock(s.b); err != nil {
+					s.p.err.set(err)
+				}
+				s.p.wg.Done()
+				select {
+				case w.sent <- s.b:
+				default:
+				}
+			}
+		}()
+	}
+	w.workers.Add(1)
+	go func() {
+		defer w.workers.Done()
+		w.commit()
+	}()
 	return w, nil
+}
+
+// block returns an empty block of table (on one node: the writer picks
+// the node when it sends it).
+func (w *Writer) block(table string) *block {
+	for {
+		select {
+		case b := <-w.sent:
+			b.reset()
+			w.free[b.table] = append(w.free[b.table], b)
+			continue
+		default:
+		}
+		break
+	}
+	local := w.d.local(table)
+	if bs := w.free[local]; len(bs) > 0 {
+		b := bs[len(bs)-1]
+		w.free[local] = bs[:len(bs)-1]
+		return b
+	}
+	return newBlock(local, tableColumns(table))
+}
+
+// ship sends b to node n as part of the open batch and returns an empty
+// block of its table.
+func (w *Writer) ship(n *node, b *block, table string) *block {
+	if b.rows == 0 {
+		return b
+	}
+	w.batch.wg.Add(1)
+	w.sends <- send{n, b, w.batch}
+	return w.block(table)
+}
+
+// commit appends each batch's next_gid to the manifest once its rows are
+// all in, in order; after a failed batch nothing more is committed.
+func (w *Writer) commit() {
+	for p := range w.commits {
+		p.wg.Wait()
+		if w.failed.get() != nil {
+			continue
+		}
+		err := p.err.get()
+		if err == nil {
+			err = w.d.nodes[0].exec(fmt.Sprintf("INSERT INTO %s.manifest (schema, next_gid) VALUES (%d, %d)", w.d.name, SchemaVersion, p.next))
+		}
+		if err != nil {
+			w.failed.set(err)
+			continue
+		}
+		w.d.next.Store(p.next)
+	}
 }
 
 // cleanUncommitted deletes rows of games at or past next_gid on every
@@ -136,16 +226,20 @@ func (d *DB) newGameWriter() (*Writer, error) {
 // mutation, applied in the background; only the parts that exist when it
 // is sent are rewritten, so later inserts are safe).
 func (d *DB) cleanUncommitted() error {
+	next := d.committed()
 	for _, n := range d.nodes {
 		for _, t := range tables {
-			rr, err := n.rows(fmt.Sprintf("SELECT count() FROM %s WHERE gid >= %d", d.local(t.name), d.committed()))
+			if t.name == "dict" {
+				continue // terms without games are never asked for
+			}
+			rr, err := n.rows(fmt.Sprintf("SELECT count() FROM %s WHERE gid >= %d", d.local(t.name), next))
 			if err != nil {
 				return err
 			}
 			if rr.u64() == 0 {
 				continue
 			}
-			if err := n.exec(fmt.Sprintf("ALTER TABLE %s DELETE WHERE gid >= %d", d.local(t.name), d.committed())); err != nil {
+			if err := n.exec(fmt.Sprintf("ALTER TABLE %s DELETE WHERE gid >= %d", d.local(t.name), next)); err != nil {
 				return err
 			}
 		}
@@ -184,9 +278,16 @@ func (w *Writer) stored(a index.Attrs) (uint32, bool) {
 	return 0, false
 }
 
+var le = binary.LittleEndian
+
 // AddPrepared adds a game unless it is stored already; ids are given in
-// the order games are added, as the Badger store gives them.
+// the order games are added, as the Badger store gives them. Its rows
+// are appended to the blocks of their shards without allocating (a full
+// block is sent and replaced by an emptied one).
 func (w *Writer) AddPrepared(p *index.Prepared) (index.AddResult, error) {
+	if err := w.failed.get(); err != nil {
+		return index.AddResult{}, err
+	}
 	a := p.Attrs()
 	if gid, ok := w.stored(a); ok {
 		return index.AddResult{Gid: gid, Duplicate: true}, nil
@@ -197,104 +298,123 @@ func (w *Writer) AddPrepared(p *index.Prepared) (index.AddResult, error) {
 	w.hashes[k] = append(w.hashes[k], gid)
 	w.attrs = append(w.attrs, a)
 	w.added++
-	b := &w.batch
-	shards := uint64(len(w.d.nodes))
-	rec := &b.records[uint64(gid)%shards]
-	rec.u32(gid)
-	rec.u8(uint8(a.Game))
-	rec.u8(uint8(a.Result))
-	rec.u32(a.Date)
-	rec.u16(a.Rating)
-	rec.u16(a.Plies)
-	rec.u64(a.Hash)
-	rec.u32(a.Players)
-	rec.bytes(p.Encoded())
+	nodes := w.d.nodes
+	shards := uint64(len(nodes))
+	gs := uint64(gid) % shards
+
+	g := w.games[gs] // gid, game, result, date, rating, plies, hash, players, record
+	c := g.data
+	c[0] = le.AppendUint32(c[0], gid)
+	c[1] = append(c[1], uint8(a.Game))
+	c[2] = append(c[2], uint8(a.Result))
+	c[3] = le.AppendUint32(c[3], a.Date)
+	c[4] = le.AppendUint16(c[4], a.Rating)
+	c[5] = le.AppendUint16(c[5], a.Plies)
+	c[6] = le.AppendUint64(c[6], a.Hash)
+	c[7] = le.AppendUint32(c[7], a.Players)
+	c[8] = appendBytes(c[8], p.Encoded())
+	g.rows++
+
 	p.EachOccurrence(func(key uint64, ply, code uint16) {
-		r := &b.positions[key%shards]
-		r.u64(key)
-		r.u8(uint8(a.Game))
-		r.u32(gid)
-		r.u16(ply)
-		r.u16(code)
-		r.u8(uint8(a.Result))
-		r.u32(a.Date)
-		r.u16(a.Rating)
-	})
-	b.docs = append(b.docs, doc{gid, p})
-	b.games++
-	if b.games >= w.batchGames {
-		return index.AddResult{Gid: gid}, w.flush()
-	}
-	return index.AddResult{Gid: gid}, nil
-}
-
-// flush hands the batch to a background insert (after the previous one
-// is committed) and starts the next, so that replaying the next games
-// overlaps with inserting these.
-func (w *Writer) flush() error {
-	if err := w.wait(); err != nil {
-		return err
-	}
-	if w.batch.games == 0 {
-		return nil
-	}
-	b := w.batch
-	w.batch.reset(len(w.d.nodes), w.next)
-	next := w.next
-	w.done = make(chan error, 1)
-	go func() { w.done <- w.d.insertBatch(&b, next) }()
-	return nil
-}
-
-func (w *Writer) wait() error {
-	if w.done == nil {
-		return nil
-	}
-	err := <-w.done
-	w.done = nil
-	return err
-}
-
-// insertBatch inserts a batch's rows on every shard, then commits it.
-func (d *DB) insertBatch(b *batch, next uint32) error {
-	b.addTerms()
-	errs := make(chan error, len(d.nodes))
-	for i, n := range d.nodes {
-		go func() {
-			err := n.insert(d.local("positions"), "key, game, gid, ply, code, result, date, rating", b.positions[i].b)
-			if err == nil {
-				err = n.insert(d.local("terms"), "field, term, gid, pos", b.terms[i].b)
-			}
-			if err == nil {
-				err = n.insert(d.local("games"), "gid, game, result, date, rating, plies, hash, players, record", b.records[i].b)
-			}
-			errs <- err
-		}()
-	}
-	var first error
-	for range d.nodes {
-		if err := <-errs; err != nil && first == nil {
-			first = err
+		s := key % shards
+		b := w.positions[s] // key, game, gid, ply, code, result, date, rating
+		c := b.data
+		c[0] = le.AppendUint64(c[0], key)
+		c[1] = append(c[1], uint8(a.Game))
+		c[2] = le.AppendUint32(c[2], gid)
+		c[3] = le.AppendUint16(c[3], ply)
+		c[4] = le.AppendUint16(c[4], code)
+		c[5] = append(c[5], uint8(a.Result))
+		c[6] = le.AppendUint32(c[6], a.Date)
+		c[7] = le.AppendUint16(c[7], a.Rating)
+		if b.rows++; b.rows >= blockRows {
+			w.positions[s] = w.ship(nodes[s], b, "positions")
 		}
+	})
+
+	w.terms.Each(gid, p, func(ft *index.FieldTerms, fresh bool) {
+		n := len(ft.Terms)
+		if ft.Rows == nil || fresh {
+			// tids, then positions: copied as they are into the columns.
+			rows := make([]byte, 0, 12*n)
+			for _, t := range ft.Terms {
+				rows = le.AppendUint64(rows, termID(ft.Field, t))
+			}
+			for _, pos := range ft.Pos {
+				rows = le.AppendUint32(rows, pos)
+			}
+			ft.Rows = rows
+			if fresh {
+				d := w.dict // field, term, tid
+				for i, t := range ft.Terms {
+					if id := le.Uint64(rows[8*i:]); w.inDict[id] {
+						continue
+					} else {
+						w.inDict[id] = true
+					}
+					d.data[0] = appendString(d.data[0], ft.Field)
+					d.data[1] = appendString(d.data[1], t)
+					d.data[2] = append(d.data[2], rows[8*i:8*i+8]...)
+					d.rows++
+				}
+			}
+		}
+		b := w.termRows[gs] // tid, gid, pos
+		c := b.data
+		c[0] = append(c[0], ft.Rows[:8*n]...)
+		for range n {
+			c[1] = le.AppendUint32(c[1], gid)
+		}
+		c[2] = append(c[2], ft.Rows[8*n:]...)
+		if b.rows += n; b.rows >= blockRows {
+			w.termRows[gs] = w.ship(nodes[gs], b, "terms")
+		}
+	})
+
+	if w.inBatch++; w.inBatch >= w.batchGames {
+		w.endBatch()
 	}
-	if first != nil {
-		return first
-	}
-	if err := d.nodes[0].exec(fmt.Sprintf("INSERT INTO %s.manifest (schema, next_gid) VALUES (%d, %d)", d.name, SchemaVersion, next)); err != nil {
-		return err
-	}
-	d.next.Store(next)
-	return nil
+	return index.AddResult{Gid: gid}, w.failed.get()
 }
 
-// Close inserts and commits the last batch, and lets the next writer in.
-func (w *Writer) Close() error {
-	err := w.flush()
-	if err == nil {
-		err = w.wait()
-	} else {
-		_ = w.wait()
+// endBatch sends the open batch's last rows and queues its commit.
+func (w *Writer) endBatch() {
+	nodes := w.d.nodes
+	for s, n := range nodes {
+		w.positions[s] = w.ship(n, w.positions[s], "positions")
+		w.termRows[s] = w.ship(n, w.termRows[s], "terms")
+		w.games[s] = w.ship(n, w.games[s], "games")
 	}
+	if w.dict.rows > 0 {
+		// Every shard answers term lookups from its own dict.
+		for _, n := range nodes[1:] {
+			cp := w.block("dict")
+			for i := range cp.data {
+				cp.data[i] = append(cp.data[i], w.dict.data[i]...)
+			}
+			cp.rows = w.dict.rows
+			w.ship(n, cp, "dict")
+		}
+		w.dict = w.ship(nodes[0], w.dict, "dict")
+	}
+	w.batch.next = w.next
+	w.commits <- w.batch
+	w.batch = &pending{}
+	w.inBatch = 0
+}
+
+// Close sends and commits the last batch, waits for every insert, and
+// lets the next writer in.
+func (w *Writer) Close() error {
+	if w.inBatch > 0 {
+		w.endBatch()
+	}
+	// Every batch's sends are queued before its commit: once both queues
+	// are closed, the senders and the committer finish what is left.
+	close(w.commits)
+	close(w.sends)
+	w.workers.Wait()
+	err := w.failed.get()
 	if uerr := w.d.unlock(); err == nil {
 		err = uerr
 	}
@@ -308,3 +428,6 @@ func (w *Writer) Close() error {
 
 // Added returns how many games this writer stored.
 func (w *Writer) Added() int { return w.added }
+
+// errReadOnly is returned by NewGameWriter on a database opened to read.
+var errReadOnly = errors.New("clickhouse: database is open read-only")
