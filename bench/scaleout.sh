@@ -3,10 +3,15 @@
 # the games are imported into Badger + Bleve, then copied (xqdb store copy)
 # into one ClickHouse server and into a Distributed table over two
 # servers (two shards on this machine), and this prints
-#   - copy throughput (replaying every record, its positions and its
-#     metadata terms, inserted in batches): games/s and positions/s;
+#   - copy throughput (decoding every record, its positions and its
+#     metadata terms, inserted as Native blocks): games/s and position
+#     rows/s, with the CPU seconds of xqdb and of the servers and the
+#     load average (on a shared machine wall-clock rates measure the
+#     others' load too);
+#   - import throughput into one node from the archives (parsing and
+#     replaying every move), the same figures;
 #   - ingest throughput of the position rows alone as ClickHouse takes
-#     them from xqdb (RowBinary over HTTP): one node, two shards in
+#     them (Native over HTTP, as xqdb sends them): one node, two shards in
 #     parallel;
 #   - tree latency p50/p99 over 1,000 sampled positions (tree --batch,
 #     one warm process), for Badger, one node and two shards;
@@ -41,15 +46,15 @@ go build -o "$tmp/sample" ./bench/sample
 db=${XQDB_BENCH_DB:-$tmp/db}
 base=${XQDB_BENCH_PORT:-28000}
 
+mkdir -p "$tmp/walker"
+tar -xzf "$shared/xiangqi/walker8088-games/walker8088-cchess-games-2f4782f.tar.gz" -C "$tmp/walker"
+inputs=(
+  "$shared/xiangqi/ccpd/ccpd_unique.utf8.pgn.gz" "$tmp/walker" "$shared/xiangqi/samples"
+  "$shared/chess/pgnmentor-players" "$shared/chess/chess_db-pgn" "$shared/chess/chessjs" "$shared/chess/chessops"
+  "$shared/chess/notnil-chess/pgns" "$shared/chess/pgn-read" "$shared/chess/python-chess/pgn"
+  "$shared/chess/scalachess" "$shared/chess/shakmaty/pgn-bench" "$shared/chess/pgn-extract/infiles"
+)
 if [ ! -d "$db/badger" ]; then
-  mkdir -p "$tmp/walker"
-  tar -xzf "$shared/xiangqi/walker8088-games/walker8088-cchess-games-2f4782f.tar.gz" -C "$tmp/walker"
-  inputs=(
-    "$shared/xiangqi/ccpd/ccpd_unique.utf8.pgn.gz" "$tmp/walker" "$shared/xiangqi/samples"
-    "$shared/chess/pgnmentor-players" "$shared/chess/chess_db-pgn" "$shared/chess/chessjs" "$shared/chess/chessops"
-    "$shared/chess/notnil-chess/pgns" "$shared/chess/pgn-read" "$shared/chess/python-chess/pgn"
-    "$shared/chess/scalachess" "$shared/chess/shakmaty/pgn-bench" "$shared/chess/pgn-extract/infiles"
-  )
   echo "importing all games of $shared into Badger ..."
   "$tmp/xqdb" import --db "$db" --json --report "$tmp/report.jsonl" "${inputs[@]}"
 fi
@@ -101,41 +106,51 @@ echo "ClickHouse $version; $(nproc) cores"
 "$tmp/xqdb" stats --db "$db"
 
 secs() { echo "scale=3; ($2 - $1) / 1000000000" | bc -l; }
-for target in one two; do
-  url=${!target}
-  t0=$(date +%s%N)
-  out=$("$tmp/xqdb" store copy --json --from "$db" --to "$url")
-  t1=$(date +%s%N)
+# The CPU time of processes (user + system, seconds).
+cpu() { local t=0; for p in "$@"; do t=$(awk -v hz="$(getconf CLK_TCK)" -v t="$t" '{printf "%.2f", t + ($14 + $15) / hz}' "/proc/$p/stat"); done; echo "$t"; }
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+# timed LABEL SERVERPIDS… -- COMMAND: runs COMMAND and prints its rate
+# in games and position rows (from its --json) with the CPU seconds.
+timed() {
+  local label=$1; shift; local spids=(); while [ "$1" != -- ]; do spids+=("$1"); shift; done; shift
+  local l0 c0 t0 t1 c1 out g p s
+  l0=$(load); c0=$(cpu "${spids[@]}"); t0=$(date +%s%N)
+  out=$(/usr/bin/time -f "%U %S" -o "$tmp/time" "$@")
+  t1=$(date +%s%N); c1=$(cpu "${spids[@]}")
   g=$(grep -o '"added":[0-9]*' <<<"$out" | cut -d: -f2)
   p=$(grep -o '"positions":[0-9]*' <<<"$out" | cut -d: -f2)
   s=$(secs "$t0" "$t1")
-  printf "store copy into %s: %d games, %d positions in %.1f s: %.0f games/s, %.0f positions/s\n" "$target" "$g" "$p" "$s" \
-    "$(echo "$g / $s" | bc -l)" "$(echo "$p / $s" | bc -l)"
-done
+  printf "%s: %d games, %d position rows in %.1f s: %.0f games/s, %.2f M rows/s; CPU: xqdb %.1f s, ClickHouse %.1f s: %.2f M rows per CPU-second; load %s → %s\n" \
+    "$label" "$g" "$p" "$s" "$(echo "$g / $s" | bc -l)" "$(echo "$p / $s / 1000000" | bc -l)" \
+    "$(awk '{print $1 + $2}' "$tmp/time")" "$(echo "$c1 - $c0" | bc -l)" \
+    "$(echo "$p / ($(awk '{print $1 + $2}' "$tmp/time") + $c1 - $c0) / 1000000" | bc -l)" "$l0" "$(load)"
+}
+timed "store copy into one" "${pids[0]}" -- "$tmp/xqdb" store copy --json --from "$db" --to "$one"
+timed "store copy into two" "${pids[1]}" "${pids[2]}" -- "$tmp/xqdb" store copy --json --from "$db" --to "$two"
+timed "import into one" "${pids[0]}" -- "$tmp/xqdb" import --json --store "${one%/xqdb}/imported" "${inputs[@]}"
 
-# Ingest: the position rows as xqdb sends them, RowBinary over HTTP, into
+# Ingest: the position rows as xqdb sends them, Native over HTTP, into
 # a fresh table of the same layout (one node), and split by key into the
 # two shards' tables in parallel.
 q() { curl -sf "http://127.0.0.1:$1/" --data-binary "$2"; }
 cols="key UInt64, game UInt8, gid UInt32, ply UInt16, code UInt16, result UInt8, date UInt32, rating UInt16"
-q $((base+1)) "SELECT * FROM xqdb.positions FORMAT RowBinary" >"$tmp/pos.bin"
+q $((base+1)) "SELECT * FROM xqdb.positions FORMAT Native" >"$tmp/pos.bin"
 rows=$(q $((base+1)) "SELECT count() FROM xqdb.positions")
 for s in 1 11 21; do q $((base+s)) "CREATE TABLE xqdb.ingest ($cols) ENGINE = MergeTree ORDER BY (key, game, gid)"; done
 # The server's CPU time says what the rate would be on an idle core (this
 # machine is often shared: wall-clock rates then mostly measure the others).
-cpu() { awk -v hz="$(getconf CLK_TCK)" '{printf "%.2f", ($14 + $15) / hz}' "/proc/$1/stat"; }
 c0=$(cpu "${pids[0]}")
 t0=$(date +%s%N)
-curl -sf "http://127.0.0.1:$((base+1))/?query=INSERT%20INTO%20xqdb.ingest%20FORMAT%20RowBinary" --data-binary @"$tmp/pos.bin"
+curl -sf "http://127.0.0.1:$((base+1))/?query=INSERT%20INTO%20xqdb.ingest%20FORMAT%20Native" --data-binary @"$tmp/pos.bin"
 t1=$(date +%s%N)
 c1=$(cpu "${pids[0]}")
 printf "ingest, one node: %d position rows (%.0f MB) in %.2f s: %.2f M rows/s; the server's CPU time %.1f s: %.2f M rows per CPU-second\n" "$rows" "$(echo "$(stat -c %s "$tmp/pos.bin") / 1000000" | bc -l)" \
   "$(secs "$t0" "$t1")" "$(echo "$rows / $(secs "$t0" "$t1") / 1000000" | bc -l)" "$(echo "$c1 - $c0" | bc -l)" "$(echo "$rows / ($c1 - $c0) / 1000000" | bc -l)"
-for i in 0 1; do q $((base+1)) "SELECT * FROM xqdb.positions WHERE key % 2 = $i FORMAT RowBinary" >"$tmp/pos$i.bin"; done
+for i in 0 1; do q $((base+1)) "SELECT * FROM xqdb.positions WHERE key % 2 = $i FORMAT Native" >"$tmp/pos$i.bin"; done
 t0=$(date +%s%N)
-curl -sf "http://127.0.0.1:$((base+11))/?query=INSERT%20INTO%20xqdb.ingest%20FORMAT%20RowBinary" --data-binary @"$tmp/pos0.bin" &
+curl -sf "http://127.0.0.1:$((base+11))/?query=INSERT%20INTO%20xqdb.ingest%20FORMAT%20Native" --data-binary @"$tmp/pos0.bin" &
 c1=$!
-curl -sf "http://127.0.0.1:$((base+21))/?query=INSERT%20INTO%20xqdb.ingest%20FORMAT%20RowBinary" --data-binary @"$tmp/pos1.bin"
+curl -sf "http://127.0.0.1:$((base+21))/?query=INSERT%20INTO%20xqdb.ingest%20FORMAT%20Native" --data-binary @"$tmp/pos1.bin"
 wait $c1
 t1=$(date +%s%N)
 printf "ingest, two shards in parallel: %d position rows in %.2f s: %.2f M rows/s\n" "$rows" "$(secs "$t0" "$t1")" "$(echo "$rows / $(secs "$t0" "$t1") / 1000000" | bc -l)"

@@ -3,14 +3,18 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/xqdb/xqdb/engine/enginetest"
 	"github.com/xqdb/xqdb/engine/games"
 	"github.com/xqdb/xqdb/index"
+	"github.com/xqdb/xqdb/index/clickhouse"
 	"github.com/xqdb/xqdb/index/clickhouse/chtest"
 )
 
@@ -44,12 +48,12 @@ var storeQueries = [][]string{
 	{"--game", "chess", "--moves", "e4 c5", "--query", "white:fischer"},
 }
 
-// samplePositions writes n positions of the games in the Badger database
-// dir (for tree --batch): of game gid, the position after a ply that
+// samplePositions writes n positions of the games in the database dir (a
+// folder or a URL; for tree --batch): of game gid, the position after a ply that
 // moves with gid, so the sample covers openings, middle games and ends.
 func samplePositions(t *testing.T, dir string, n int) string {
 	t.Helper()
-	s, err := index.Open(dir, index.Options{ReadOnly: true})
+	s, err := index.OpenDB(dir, index.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,6 +204,96 @@ func TestClickHouseAnswersAsBadger(t *testing.T) {
 			t.Errorf("second copy: exit %d, %+v; want 0 added", code, sum)
 		}
 	})
+}
+
+// readmeReplicas returns the statements of the README's replicated schema
+// (the sql block of "**Replicas**").
+func readmeReplicas(t *testing.T) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(enginetest.RepoRoot(), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(b), "**Replicas**")
+	_, rest, ok2 := strings.Cut(rest, "```sql\n")
+	block, _, ok3 := strings.Cut(rest, "```")
+	if !ok || !ok2 || !ok3 {
+		t.Fatal("README has no sql block under **Replicas**")
+	}
+	var out []string
+	for _, stmt := range strings.Split(block, ";") {
+		var lines []string
+		for _, l := range strings.Split(stmt, "\n") {
+			if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "--") {
+				lines = append(lines, l)
+			}
+		}
+		if len(lines) > 0 {
+			out = append(out, strings.Join(lines, " "))
+		}
+	}
+	return out
+}
+
+// chQuery runs sql on the first server of a clickhouse:// URL.
+func chQuery(t *testing.T, u, sql string) string {
+	t.Helper()
+	hosts, _, _, err := clickhouse.ParseURL(u)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.Post("http://"+hosts[0]+"/", "text/plain", strings.NewReader(sql))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("%s: %s: %s", hosts[0], sql, b)
+	}
+	return strings.TrimSpace(string(b))
+}
+
+// TestClickHouseReplicas: the README's replicated schema, run as written
+// on two replicas of ClickHouse that replicate through ZooKeeper (started
+// by the test on loopback, configs written by it, stopped by PID): an
+// import through the first replica reaches the second, which holds the
+// same rows in the same replicated tables and gives the same answers
+// (issue 19).
+func TestClickHouseReplicas(t *testing.T) {
+	zk := chtest.ZooKeeper(t)
+	urls := chtest.StartReplicas(t, zk, 2, "xqdb", "xqdb")
+	ddl := readmeReplicas(t)
+	if len(ddl) < 9 {
+		t.Fatalf("README's replicated schema: %d statements", len(ddl))
+	}
+	for _, u := range urls {
+		for _, stmt := range ddl {
+			chQuery(t, u, stmt)
+		}
+	}
+	sum := importFixtures(t, "--store", urls[0])
+	if sum.Added < 4000 {
+		t.Fatalf("import through replica 1: %+v", sum)
+	}
+	local := []string{"games_local", "positions_local", "terms_local", "dict", "manifest"}
+	for _, tb := range local {
+		chQuery(t, urls[1], "SYSTEM SYNC REPLICA xqdb."+tb)
+	}
+	for _, tb := range local {
+		n1 := chQuery(t, urls[0], "SELECT count() FROM xqdb."+tb)
+		n2 := chQuery(t, urls[1], "SELECT count() FROM xqdb."+tb)
+		engine := chQuery(t, urls[1], "SELECT engine FROM system.tables WHERE database = 'xqdb' AND name = '"+tb+"'")
+		if n1 != n2 || n1 == "0" || !strings.HasPrefix(engine, "Replicated") {
+			t.Errorf("%s: %s rows on replica 1, %s on replica 2 (%s)", tb, n1, n2, engine)
+		}
+	}
+	sample := samplePositions(t, urls[0], 300)
+	want := answers(t, sample, "--store", urls[0])
+	if !strings.Contains(want["stats"], `"chess":1424`) {
+		t.Fatalf("replica 1 stats: %s", want["stats"])
+	}
+	sameAnswers(t, "replica 2", want, answers(t, sample, "--store", urls[1]))
 }
 
 func TestStoreFlag(t *testing.T) {

@@ -86,14 +86,24 @@ func ParseURL(u string) (hosts []string, db, cluster string, err error) {
 
 // Open opens (and unless opts.ReadOnly creates) the database at u.
 func Open(u string, opts index.Options) (*DB, error) {
-	hosts, name, cluster, err := ParseURL(u)
+	hosts, _, _, err := ParseURL(u)
 	if err != nil {
 		return nil, err
 	}
-	d := &DB{url: u, name: name, cluster: cluster, opts: opts}
-	for _, h := range hosts {
-		d.nodes = append(d.nodes, newNode(h, ""))
+	nodes := make([]*node, len(hosts))
+	for i, h := range hosts {
+		nodes[i] = newNode(h, "")
 	}
+	return open(u, opts, nodes)
+}
+
+// open opens the database at u on nodes (the servers of u).
+func open(u string, opts index.Options, nodes []*node) (*DB, error) {
+	_, name, cluster, err := ParseURL(u)
+	if err != nil {
+		return nil, err
+	}
+	d := &DB{url: u, name: name, cluster: cluster, opts: opts, nodes: nodes}
 	if opts.ReadOnly || opts.Existing {
 		rr, err := d.nodes[0].rows("SELECT count() FROM system.tables WHERE database = " + quote(name) + " AND name = 'manifest'")
 		if err != nil {
@@ -145,7 +155,9 @@ func (d *DB) LastGid() uint32 { return d.committed() - 1 }
 // Close releases the connections.
 func (d *DB) Close() error {
 	for _, n := range d.nodes {
-		n.hc.CloseIdleConnections()
+		if n.hc != nil {
+			n.hc.CloseIdleConnections()
+		}
 	}
 	return nil
 }

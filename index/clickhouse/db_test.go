@@ -121,7 +121,11 @@ func count(t *testing.T, d *DB, table string) uint64 {
 // (issue 19: a killed import re-run ends exact).
 func TestKilledImportEndsExact(t *testing.T) {
 	u := chtest.Start(t, 1, "killed")
-	d, err := Open(u, index.Options{})
+	killedImportEndsExact(t, func(o index.Options) (*DB, error) { return Open(u, o) })
+}
+
+func killedImportEndsExact(t *testing.T, Open func(o index.Options) (*DB, error)) {
+	d, err := Open(index.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +152,7 @@ func TestKilledImportEndsExact(t *testing.T) {
 		t.Fatalf("%d terms rows: the killed import's are missing", n)
 	}
 	// Readers see game 1 only.
-	r, err := Open(u, index.Options{ReadOnly: true})
+	r, err := Open(index.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +168,7 @@ func TestKilledImportEndsExact(t *testing.T) {
 		t.Errorf("search = %v, %v; want [1]", ids, err)
 	}
 	// The re-run gives game 3 the id 2 and then adds game 2 as 3.
-	d2, err := Open(u, index.Options{})
+	d2, err := Open(index.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,59 +223,64 @@ func TestTreeReadsLittle(t *testing.T) {
 	g3 := game(t, engine.SecondWins, "Zhao Guorong", "Liu Dahua", "c3c4", "g6g5")
 	for _, shards := range []int{1, 2} {
 		t.Run(fmt.Sprintf("%d shards", shards), func(t *testing.T) {
-			d, err := Open(chtest.Start(t, shards, "tree"), index.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer d.Close()
-			add(t, d, g1, g2, g3)
-			r, err := Open(d.url, index.Options{ReadOnly: true})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer r.Close()
-			p, _ := games.New(engine.Xiangqi, "")
-			m, _ := p.ParseMove("h2e2", engine.ICCS)
-			p.Make(m)
-			before := requests(r)
-			st, err := r.Position(engine.Xiangqi, p, false)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := requests(r) - before; got != 1 {
-				t.Errorf("a tree took %d requests, want 1", got)
-			}
-			var total uint32
-			for _, m := range st.Moves {
-				total += m.Games
-			}
-			if len(st.Moves) != 2 || total != 2 {
-				t.Errorf("after h2e2: %+v; want 2 moves of 1 game each", st.Moves)
-			}
-			if len(r.attrs) != 0 || r.allAttrs {
-				t.Errorf("a tree read the attributes of %d games (all: %v), want none", len(r.attrs), r.allAttrs)
-			}
-			// A position's game list: the attributes of its 2 games, not of
-			// the third.
-			if st, err = r.Position(engine.Xiangqi, p, true); err != nil || len(st.Games) != 2 {
-				t.Fatalf("games after h2e2: %+v, %v", st, err)
-			}
-			if len(r.attrs) != 2 || r.allAttrs || r.attrs[2].Result != engine.Draw {
-				t.Errorf("after a list of 2 games: attributes cached %v (all: %v), want games 1 and 2", r.attrs, r.allAttrs)
-			}
-			// A key no game reached: still one request, no moves.
-			p.Make(m) // not a legal position, but a key
-			before = requests(r)
-			if st, err = r.Position(engine.Xiangqi, p, false); err != nil || len(st.Moves) != 0 || requests(r)-before != 1 {
-				t.Errorf("unknown key: %+v, %v, %d requests; want nothing in 1", st, err, requests(r)-before)
-			}
-			rr, err := r.nodes[0].rows("SELECT count() FROM system.tables WHERE database = 'tree' AND name LIKE 'positions%' AND engine LIKE '%MergeTree' AND engine_full LIKE '%index_granularity = 1024%'")
-			if err == nil && rr.u64() != 1 {
-				err = fmt.Errorf("positions is not a MergeTree of index_granularity 1024")
-			}
-			if err != nil {
-				t.Error(err)
-			}
+			u := chtest.Start(t, shards, "tree")
+			treeReadsLittle(t, func(o index.Options) (*DB, error) { return Open(u, o) }, g1, g2, g3)
 		})
+	}
+}
+
+func treeReadsLittle(t *testing.T, Open func(o index.Options) (*DB, error), g1, g2, g3 *index.Prepared) {
+	d, err := Open(index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	add(t, d, g1, g2, g3)
+	r, err := Open(index.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	p, _ := games.New(engine.Xiangqi, "")
+	m, _ := p.ParseMove("h2e2", engine.ICCS)
+	p.Make(m)
+	before := requests(r)
+	st, err := r.Position(engine.Xiangqi, p, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := requests(r) - before; got != 1 {
+		t.Errorf("a tree took %d requests, want 1", got)
+	}
+	var total uint32
+	for _, m := range st.Moves {
+		total += m.Games
+	}
+	if len(st.Moves) != 2 || total != 2 {
+		t.Errorf("after h2e2: %+v; want 2 moves of 1 game each", st.Moves)
+	}
+	if len(r.attrs) != 0 || r.allAttrs {
+		t.Errorf("a tree read the attributes of %d games (all: %v), want none", len(r.attrs), r.allAttrs)
+	}
+	// A position's game list: the attributes of its 2 games, not of
+	// the third.
+	if st, err = r.Position(engine.Xiangqi, p, true); err != nil || len(st.Games) != 2 {
+		t.Fatalf("games after h2e2: %+v, %v", st, err)
+	}
+	if len(r.attrs) != 2 || r.allAttrs || r.attrs[2].Result != engine.Draw {
+		t.Errorf("after a list of 2 games: attributes cached %v (all: %v), want games 1 and 2", r.attrs, r.allAttrs)
+	}
+	// A key no game reached: still one request, no moves.
+	p.Make(m) // not a legal position, but a key
+	before = requests(r)
+	if st, err = r.Position(engine.Xiangqi, p, false); err != nil || len(st.Moves) != 0 || requests(r)-before != 1 {
+		t.Errorf("unknown key: %+v, %v, %d requests; want nothing in 1", st, err, requests(r)-before)
+	}
+	rr, err := r.nodes[0].rows("SELECT count() FROM system.tables WHERE database = 'tree' AND name LIKE 'positions%' AND engine LIKE '%MergeTree' AND engine_full LIKE '%index_granularity = 1024%'")
+	if err == nil && rr.u64() != 1 {
+		err = fmt.Errorf("positions is not a MergeTree of index_granularity 1024")
+	}
+	if err != nil {
+		t.Error(err)
 	}
 }

@@ -43,6 +43,97 @@ type Server struct {
 	cmd       *exec.Cmd
 }
 
+// ZooKeeperJar is where Debian's zookeeper package (libzookeeper-java)
+// puts the server; its manifest names the jars it needs.
+var ZooKeeperJar = "/usr/share/java/zookeeper.jar"
+
+// ZooKeeper starts a standalone ZooKeeper on a free loopback port, with a
+// configuration and data folder the test writes, stopped by its PID when
+// the test ends, and returns its port. It skips the test when ZooKeeper
+// or Java is not installed, unless CI is set, where that fails it.
+func ZooKeeper(tb testing.TB) int {
+	tb.Helper()
+	java, err := exec.LookPath("java")
+	if _, jerr := os.Stat(ZooKeeperJar); err != nil || jerr != nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("zookeeper is not installed (CI=%s): apt-get install zookeeper", os.Getenv("CI"))
+		}
+		tb.Skip("zookeeper (and java) are not installed; skipping (apt-get install zookeeper; set CI=true to make this a failure)")
+	}
+	dir, port := tb.TempDir(), freePort(tb)
+	cfg := filepath.Join(dir, "zoo.cfg")
+	conf := fmt.Sprintf("tickTime=500\ndataDir=%s/data\nclientPort=%d\nclientPortAddress=127.0.0.1\nadmin.enableServer=false\n4lw.commands.whitelist=ruok\n", dir, port)
+	if err := os.WriteFile(cfg, []byte(conf), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	cmd := exec.Command(java, "-Xmx256m", "-Dzookeeper.log.dir="+dir, "-cp", ZooKeeperJar, "org.apache.zookeeper.server.quorum.QuorumPeerMain", cfg)
+	cmd.Dir = dir
+	out, err := os.Create(filepath.Join(dir, "stdout.log"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		tb.Fatalf("start zookeeper: %v", err)
+	}
+	stopByPID(tb, cmd, out)
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		// "ruok" answers "imok" once the server serves.
+		if c, err := net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second); err == nil {
+			_ = c.SetDeadline(time.Now().Add(2 * time.Second))
+			_, _ = c.Write([]byte("ruok"))
+			b := make([]byte, 4)
+			n, _ := c.Read(b)
+			c.Close()
+			if string(b[:n]) == "imok" {
+				return port
+			}
+		}
+		if cmd.ProcessState != nil || time.Now().After(deadline) {
+			log, _ := os.ReadFile(filepath.Join(dir, "stdout.log"))
+			tb.Fatalf("zookeeper on port %d did not start:\n%s", port, log)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// StartReplicas starts replicas servers of one shard that replicate
+// through the ZooKeeper on zkPort: each has the macros shard=01 and
+// replica=r1, r2, … (which the README's replicated tables read), and the
+// cluster cluster of that shard with internal replication. It returns
+// the clickhouse:// URL of database db on each.
+func StartReplicas(tb testing.TB, zkPort, replicas int, db, cluster string) []string {
+	tb.Helper()
+	bin := Binary()
+	if bin == nil {
+		if os.Getenv("CI") != "" {
+			tb.Fatalf("clickhouse-server is not installed (CI=%s): apt-get install clickhouse-server", os.Getenv("CI"))
+		}
+		tb.Skip("clickhouse-server is not installed; skipping (apt-get install clickhouse-server; set CI=true to make this a failure)")
+	}
+	servers := make([]*Server, replicas)
+	var shard strings.Builder
+	shard.WriteString("<shard><internal_replication>true</internal_replication>")
+	for i := range servers {
+		servers[i] = &Server{HTTP: freePort(tb), TCP: freePort(tb), Dir: tb.TempDir()}
+		fmt.Fprintf(&shard, "<replica><host>127.0.0.1</host><port>%d</port></replica>", servers[i].TCP)
+	}
+	shard.WriteString("</shard>")
+	var urls []string
+	for i, s := range servers {
+		extra := fmt.Sprintf("<remote_servers><%[1]s>%[2]s</%[1]s></remote_servers>"+
+			"<zookeeper><node><host>127.0.0.1</host><port>%[3]d</port></node></zookeeper>"+
+			"<macros><shard>01</shard><replica>r%[4]d</replica></macros>", cluster, shard.String(), zkPort, i+1)
+		s.start(tb, bin, freePort(tb), extra)
+		urls = append(urls, fmt.Sprintf("clickhouse://127.0.0.1:%d/%s?cluster=%s", s.HTTP, db, cluster))
+	}
+	for _, s := range servers {
+		s.wait(tb)
+	}
+	return urls
+}
+
 // Start starts shards servers (one shard each; with two or more, every
 // server knows the cluster Cluster of all of them) and returns the
 // clickhouse:// URL of database db on them. It skips the test when no
@@ -102,6 +193,7 @@ const config = `<?xml version="1.0"?>
   <http_port>%[2]d</http_port>
   <tcp_port>%[3]d</tcp_port>
   <interserver_http_port>%[4]d</interserver_http_port>
+  <interserver_http_host>127.0.0.1</interserver_http_host>
   <path>%[1]s/data/</path>
   <tmp_path>%[1]s/tmp/</tmp_path>
   <user_files_path>%[1]s/user_files/</user_files_path>
@@ -144,12 +236,17 @@ func (s *Server) start(tb testing.TB, bin []string, interserver int, remote stri
 	if err := s.cmd.Start(); err != nil {
 		tb.Fatalf("start %v: %v", bin, err)
 	}
-	pid := s.cmd.Process.Pid
+	stopByPID(tb, s.cmd, out)
+}
+
+// stopByPID stops cmd when the test ends: SIGTERM to its PID, then
+// SIGKILL if it lingers.
+func stopByPID(tb testing.TB, cmd *exec.Cmd, out *os.File) {
+	pid := cmd.Process.Pid
 	tb.Cleanup(func() {
-		// Stopped by its PID: SIGTERM, then SIGKILL if it lingers.
 		_ = syscall.Kill(pid, syscall.SIGTERM)
 		done := make(chan struct{})
-		go func() { _ = s.cmd.Wait(); close(done) }()
+		go func() { _ = cmd.Wait(); close(done) }()
 		select {
 		case <-done:
 		case <-time.After(20 * time.Second):
