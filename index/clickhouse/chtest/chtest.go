@@ -5,12 +5,14 @@ package chtest
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -174,14 +176,36 @@ func Start(tb testing.TB, shards int, db string) string {
 	return u
 }
 
+// freePort picks a free loopback port for a server to bind later. It is
+// drawn below Linux's ephemeral range (32768 and up): a port the kernel
+// hands out for ":0" or for an outgoing connection — the tests make
+// thousands — could be taken again before the server binds it, which made
+// a server fail with "Address already in use". A port is never given
+// twice in one test binary.
 func freePort(tb testing.TB) int {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
+	portsMu.Lock()
+	defer portsMu.Unlock()
+	for range 1000 {
+		port := 20000 + rand.IntN(12000)
+		if portsGiven[port] {
+			continue
+		}
+		l, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
+		if err != nil {
+			continue
+		}
+		l.Close()
+		portsGiven[port] = true
+		return port
 	}
-	defer l.Close()
-	return l.Addr().(*net.TCPAddr).Port
+	tb.Fatal("no free loopback port between 20000 and 32000")
+	return 0
 }
+
+var (
+	portsMu    sync.Mutex
+	portsGiven = map[int]bool{}
+)
 
 // config is a minimal server configuration: loopback only, the user
 // default without a password, small caches (tests run several servers on
