@@ -132,6 +132,7 @@ func StartReplicas(tb testing.TB, zkPort, replicas int, db, cluster string) []st
 	}
 	for _, s := range servers {
 		s.wait(tb)
+		s.waitZooKeeper(tb)
 	}
 	return urls
 }
@@ -298,5 +299,27 @@ func (s *Server) wait(tb testing.TB) {
 			tb.Fatalf("clickhouse-server on port %d did not start: %v\n%s", s.HTTP, err, log)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// waitZooKeeper returns once the server reads ZooKeeper: its session is
+// made on first use, and the first DDL of a replicated table failed with
+// "Connection loss" when ZooKeeper had only just started.
+func (s *Server) waitZooKeeper(tb testing.TB) {
+	tb.Helper()
+	deadline := time.Now().Add(90 * time.Second)
+	q := "SELECT%20count()%20FROM%20system.zookeeper%20WHERE%20path%20%3D%20'%2F'"
+	for {
+		resp, err := http.Get(fmt.Sprintf("http://127.0.0.1:%d/?query=%s", s.HTTP, q))
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			tb.Fatalf("clickhouse-server on port %d never reached ZooKeeper (last: %v)", s.HTTP, err)
+		}
+		time.Sleep(250 * time.Millisecond)
 	}
 }
