@@ -324,6 +324,8 @@ func TestExplorerControls(t *testing.T) {
 		t.Fatal(err)
 	}
 	eval(`(() => { document.getElementById("query").value = ""; document.getElementById("filter").requestSubmit(); return ""; })()`)
+	// The filter redraws the board: click only once it is drawn again.
+	wait("the filter cleared", `document.body.dataset.busy === "0"`)
 	click(`rect[data-sq="b2"]`)
 	click(`rect[data-sq="e2"]`)
 	after, _ := games.New(engine.Xiangqi, "")
