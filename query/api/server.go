@@ -430,13 +430,7 @@ func (s *Server) handleTree(w http.ResponseWriter, r *http.Request) {
 		if o, ok := PathOpening(a.game, a.fen, strings.Join(a.moves, " ")); ok {
 			out.Opening, out.OpeningName = o.Code, o.FullName()
 		}
-		b, err := marshal(out)
-		if err != nil {
-			return err
-		}
-		s.cache.put(key, b)
-		writeRaw(w, http.StatusOK, b)
-		return nil
+		return s.answer(w, key, out)
 	})
 	if err != nil {
 		fail(w, err)
@@ -498,13 +492,7 @@ func (s *Server) handleGames(w http.ResponseWriter, r *http.Request) {
 			}
 			return err
 		}
-		b, err := marshal(NewGameList(list))
-		if err != nil {
-			return err
-		}
-		s.cache.put(key, b)
-		writeRaw(w, http.StatusOK, b)
-		return nil
+		return s.answer(w, key, NewGameList(list))
 	})
 	if err != nil {
 		fail(w, err)
@@ -736,6 +724,18 @@ func (s *Server) cached(w http.ResponseWriter, r *http.Request) bool {
 func (s *Server) answerKey(r *http.Request) answerKey {
 	st := s.cfg.Store
 	return answerKey{path: r.URL.Path, last: st.LastGid(), games: st.Games(), raw: r.URL.RawQuery}
+}
+
+// answer writes v as the answer to the request of key, and keeps it in
+// the cache for the next one.
+func (s *Server) answer(w http.ResponseWriter, key answerKey, v any) error {
+	b, err := marshal(v)
+	if err != nil {
+		return err
+	}
+	s.cache.put(key, b)
+	writeRaw(w, http.StatusOK, b)
+	return nil
 }
 
 func (c *answerCache) get(k answerKey) ([]byte, bool) {
