@@ -191,8 +191,9 @@ func evalXiangqi(p *xiangqi.Position) int {
 	for c := 0; c < 2; c++ {
 		for i := 0; i < nc[c]; i++ {
 			score[c] += 3 * (total - 16)
-			score[c] += xqCannonScreens(p, cannons[c][i], p.GeneralSquare(engine.Color(c^1)))
-			if xqHollow(p, cannons[c][i], p.GeneralSquare(engine.Color(c^1))) {
+			screens := xqScreens(p, cannons[c][i], p.GeneralSquare(engine.Color(c^1)))
+			score[c] += xqCannonScreens(screens)
+			if screens == 0 {
 				danger[c^1] += xqHollowCannon
 			}
 		}
@@ -268,25 +269,7 @@ func xqHorseMobility(p *xiangqi.Position, sq uint8, c engine.Color) int {
 
 // xqCannonScreens rewards a cannon on the enemy general's file or rank by
 // the screens between (RULES X8: a cannon captures over exactly one).
-func xqCannonScreens(p *xiangqi.Position, sq, gen uint8) int {
-	var d int
-	switch {
-	case sq&15 == gen&15:
-		d = 16
-	case sq>>4 == gen>>4:
-		d = 1
-	default:
-		return 0
-	}
-	if gen < sq {
-		d = -d
-	}
-	screens := 0
-	for t := int(sq) + d; t != int(gen); t += d {
-		if p.IDAt(uint8(t)) != 0 {
-			screens++
-		}
-	}
+func xqCannonScreens(screens int) int {
 	switch screens {
 	case 0:
 		return 15 // an open line: one screen away from a threat

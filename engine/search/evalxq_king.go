@@ -93,9 +93,10 @@ func xqPalaceHits(p *xiangqi.Position, k xiangqi.Kind, c engine.Color, sq uint8,
 	return n
 }
 
-// xqHollow reports a cannon on sq facing the general on gen along a line
-// with no piece between.
-func xqHollow(p *xiangqi.Position, sq, gen uint8) bool {
+// xqScreens counts the pieces between a cannon on sq and the general on
+// gen, or returns -1 when they share no file or rank. No screen is a hollow
+// cannon (RULES X7), one a pin of the general against its screen.
+func xqScreens(p *xiangqi.Position, sq, gen uint8) int {
 	var d int
 	switch {
 	case sq&15 == gen&15:
@@ -103,17 +104,18 @@ func xqHollow(p *xiangqi.Position, sq, gen uint8) bool {
 	case sq>>4 == gen>>4:
 		d = 1
 	default:
-		return false
+		return -1
 	}
 	if gen < sq {
 		d = -d
 	}
+	screens := 0
 	for t := int(sq) + d; t != int(gen); t += d {
 		if p.IDAt(uint8(t)) != 0 {
-			return false
+			screens++
 		}
 	}
-	return true
+	return screens
 }
 
 // xqKingDanger is the penalty of the side whose palace is attacked with

@@ -67,7 +67,7 @@ func TestKingDanger(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := xqHollow(p, xiangqi.Square(4, 2), p.GeneralSquare(engine.Second)); got != tt.want {
+		if got := xqScreens(p, xiangqi.Square(4, 2), p.GeneralSquare(engine.Second)) == 0; got != tt.want {
 			t.Errorf("%s: hollow = %v, want %v", tt.fen, got, tt.want)
 		}
 	}
