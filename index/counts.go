@@ -1,10 +1,10 @@
 package index
 
 import (
-	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 
@@ -29,27 +29,52 @@ import (
 // has counted twice as many postings as it has cells, so a cell holds
 // about two stray postings whatever the size of the database.
 //
-// It lives in the file opening-counts beside Badger's folder, replaced
-// whole (written aside, then renamed) when a writer closes: it is
-// advisory, so a crash that loses the latest counts loses nothing else.
+// It lives in the file opening-counts beside Badger's folder. It is
+// advisory, so a crash that loses or tears the latest counts loses nothing
+// else; so a writer reads only the pages of cells it asks about and writes
+// back, in place, only the pages it changed: a small import touches a few
+// thousand cells, and reading and writing the whole 16 MB table cost a
+// hundred-game import into a million-game database about 0.1 CPU-seconds
+// of its 0.65 (page faults on fresh memory are slow on this machine). A
+// table that grows is written whole, aside, then renamed over the old one.
 type openingCounts struct {
 	bits     uint
-	cells    []uint8
-	postings uint64 // counted since the table last grew
+	cells    []uint8 // pages not yet read hold zeros
+	loaded   []bool  // per page of countsPage cells: read from the file
+	dirty    []bool  // per page: changed since read
+	postings uint64  // counted since the table last grew
 	changed  bool
+	// file holds the pages not yet read (nil: a new table, all zero);
+	// whole says that save must write the whole table (new, grown, or
+	// read from a file of the first format).
+	file  *os.File
+	whole bool
 }
 
 const (
-	countsFile    = "opening-counts"
-	countsMagic   = "xqdbOC1\n"
-	countsMinBits = 16
+	countsFile     = "opening-counts"
+	countsMagic    = "xqdbOC2\n" // then bits and postings, 8 bytes each, big-endian; then the cells
+	countsMagicV1  = "xqdbOC1\n" // then bits (1 byte), postings (uvarint), the cells
+	countsHeader   = len(countsMagic) + 16
+	countsMinBits  = 16
+	countsPageBits = 12 // 4 KB pages, as the system's
+	countsPage     = 1 << countsPageBits
 )
 
 // countsMaxBits bounds the table (2^24 cells: 16 MB); a variable for tests.
 var countsMaxBits uint = 24
 
 func newOpeningCounts() *openingCounts {
-	return &openingCounts{bits: countsMinBits, cells: make([]uint8, 1<<countsMinBits)}
+	return newTable(countsMinBits, 0, true)
+}
+
+// newTable returns a table of 2^bits cells, all zero, none read.
+func newTable(bits uint, postings uint64, whole bool) *openingCounts {
+	pages := 1 << (bits - countsPageBits)
+	// A large allocation comes zeroed from the system, untouched: only the
+	// pages read or counted cost memory.
+	return &openingCounts{bits: bits, postings: postings, whole: whole,
+		cells: make([]uint8, 1<<bits), loaded: make([]bool, pages), dirty: make([]bool, pages)}
 }
 
 func (c *openingCounts) cell(game engine.Game, key uint64) int {
@@ -57,9 +82,23 @@ func (c *openingCounts) cell(game engine.Game, key uint64) int {
 	return int(h >> (64 - c.bits))
 }
 
+// page makes sure page p has been read from the file. A page that cannot
+// be read counts nothing: the counts are advisory.
+func (c *openingCounts) page(p int) {
+	if c.loaded[p] {
+		return
+	}
+	c.loaded[p] = true
+	if c.file != nil {
+		c.file.ReadAt(c.cells[p*countsPage:(p+1)*countsPage], int64(countsHeader+p*countsPage))
+	}
+}
+
 // count returns how many games reached key (an estimate, see above).
 func (c *openingCounts) count(game engine.Game, key uint64) int {
-	return int(c.cells[c.cell(game, key)])
+	i := c.cell(game, key)
+	c.page(i >> countsPageBits)
+	return int(c.cells[i])
 }
 
 // add counts n more games reaching key.
@@ -68,7 +107,10 @@ func (c *openingCounts) add(game engine.Game, key uint64, n int) {
 		c.grow()
 	}
 	i := c.cell(game, key)
+	p := i >> countsPageBits
+	c.page(p)
 	c.cells[i] = uint8(min(int(c.cells[i])+n, 255))
+	c.dirty[p] = true
 	c.postings += uint64(n)
 	c.changed = true
 }
@@ -76,68 +118,171 @@ func (c *openingCounts) add(game engine.Game, key uint64, n int) {
 // grow doubles the table: a cell's two halves are the cells whose hashes
 // start with its own, and each gets half its count, rounded up.
 func (c *openingCounts) grow() {
-	cells := make([]uint8, 2<<c.bits)
+	g := newTable(c.bits+1, c.postings/2, true)
+	for p := range c.loaded {
+		c.page(p)
+	}
 	for i, v := range c.cells {
 		h := (v + 1) / 2
 		if v == 255 {
 			h = 128
 		}
-		cells[2*i], cells[2*i+1] = h, h
+		g.cells[2*i], g.cells[2*i+1] = h, h
 	}
-	c.bits++
-	c.cells = cells
-	c.postings /= 2
+	for p := range g.loaded {
+		g.loaded[p] = true
+	}
+	c.closeFile()
+	g.changed = c.changed
+	*c = *g
 }
 
-// loadOpeningCounts reads the counts of the store in dir; a store without
-// them (new, or written before they existed) starts with none.
+func (c *openingCounts) closeFile() {
+	if c.file != nil {
+		c.file.Close()
+		c.file = nil
+	}
+}
+
+// loadOpeningCounts opens the counts of the store in dir, reading only
+// their header; a store without them (new, or written before they
+// existed) starts with none.
 func loadOpeningCounts(dir string) (*openingCounts, error) {
-	b, err := os.ReadFile(filepath.Join(dir, countsFile))
+	path := filepath.Join(dir, countsFile)
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
 	if errors.Is(err, os.ErrNotExist) {
 		return newOpeningCounts(), nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	c, err := decodeOpeningCounts(b)
+	c, err := openOpeningCounts(f)
 	if err != nil {
+		f.Close()
 		// Advisory data: start again rather than refuse the store.
 		return newOpeningCounts(), nil
 	}
 	return c, nil
 }
 
-func decodeOpeningCounts(b []byte) (*openingCounts, error) {
-	if !bytes.HasPrefix(b, []byte(countsMagic)) || len(b) < len(countsMagic)+2 {
+func openOpeningCounts(f *os.File) (*openingCounts, error) {
+	var h [countsHeader]byte
+	if _, err := io.ReadFull(f, h[:len(countsMagic)]); err != nil {
+		return nil, err
+	}
+	if string(h[:len(countsMagic)]) == countsMagicV1 {
+		b, err := io.ReadAll(f)
+		if err != nil {
+			return nil, err
+		}
+		f.Close()
+		return decodeOpeningCountsV1(b)
+	}
+	if _, err := io.ReadFull(f, h[len(countsMagic):]); err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	bits := binary.BigEndian.Uint64(h[len(countsMagic):])
+	if string(h[:len(countsMagic)]) != countsMagic || bits < countsMinBits || bits > 30 || st.Size() != int64(countsHeader)+1<<bits {
+		return nil, fmt.Errorf("index: %s: corrupt", countsFile)
+	}
+	c := newTable(uint(bits), binary.BigEndian.Uint64(h[len(countsMagic)+8:]), false)
+	c.file = f
+	return c, nil
+}
+
+// decodeOpeningCountsV1 reads a table of the first format (after its
+// magic), which save then writes whole in the current one.
+func decodeOpeningCountsV1(b []byte) (*openingCounts, error) {
+	if len(b) < 2 {
 		return nil, fmt.Errorf("index: %s: not a counts file", countsFile)
 	}
-	b = b[len(countsMagic):]
 	bits := uint(b[0])
 	postings, n := binary.Uvarint(b[1:])
 	if n <= 0 || bits < countsMinBits || bits > 30 || len(b[1+n:]) != 1<<bits {
 		return nil, fmt.Errorf("index: %s: corrupt", countsFile)
 	}
-	return &openingCounts{bits: bits, cells: b[1+n:], postings: postings}, nil
+	c := &openingCounts{bits: bits, postings: postings, whole: true, cells: b[1+n:]}
+	c.loaded = make([]bool, 1<<(bits-countsPageBits))
+	c.dirty = make([]bool, len(c.loaded))
+	for p := range c.loaded {
+		c.loaded[p] = true
+	}
+	return c, nil
 }
 
-// save writes the counts into dir when they changed.
+// save writes the counts into dir when they changed: the pages changed,
+// in place, or the whole table, aside and renamed.
 func (c *openingCounts) save(dir string) error {
 	if !c.changed {
 		return nil
 	}
-	b := make([]byte, 0, len(countsMagic)+11+len(c.cells))
-	b = append(b, countsMagic...)
-	b = append(b, byte(c.bits))
-	b = binary.AppendUvarint(b, c.postings)
-	b = append(b, c.cells...)
+	var h [countsHeader]byte
+	copy(h[:], countsMagic)
+	binary.BigEndian.PutUint64(h[len(countsMagic):], uint64(c.bits))
+	binary.BigEndian.PutUint64(h[len(countsMagic)+8:], c.postings)
+	if c.whole || c.file == nil {
+		if err := c.saveWhole(dir, h[:]); err != nil {
+			return err
+		}
+	} else {
+		for p := 0; p < len(c.dirty); {
+			if !c.dirty[p] {
+				p++
+				continue
+			}
+			q := p + 1 // neighbouring dirty pages in one write
+			for q < len(c.dirty) && c.dirty[q] {
+				q++
+			}
+			if _, err := c.file.WriteAt(c.cells[p*countsPage:q*countsPage], int64(countsHeader+p*countsPage)); err != nil {
+				return err
+			}
+			p = q
+		}
+		if _, err := c.file.WriteAt(h[:], 0); err != nil {
+			return err
+		}
+	}
+	clear(c.dirty)
+	c.changed = false
+	return nil
+}
+
+func (c *openingCounts) saveWhole(dir string, header []byte) error {
+	for p := range c.loaded {
+		c.page(p)
+	}
 	path := filepath.Join(dir, countsFile)
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+	if err := writeFile(tmp, header, c.cells); err != nil {
 		return err
 	}
+	c.closeFile()
 	if err := os.Rename(tmp, path); err != nil {
 		return err
 	}
-	c.changed = false
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		return err
+	}
+	c.file, c.whole = f, false
 	return nil
+}
+
+func writeFile(path string, parts ...[]byte) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	for _, b := range parts {
+		if _, err := f.Write(b); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	return f.Close()
 }
