@@ -311,3 +311,68 @@ func equalKeySets(a, b [4][]uint64) bool {
 	}
 	return true
 }
+
+// TestLargeImportLeavesOneLevel: an import that adds a quarter of the
+// store or more compacts Badger into one level, so the level-0 tables of
+// earlier sessions (each session's Close flushes one) and the dead values
+// of its merges are not left for the next small import's compaction; a
+// smaller import leaves them.
+func TestLargeImportLeavesOneLevel(t *testing.T) {
+	gs := randomGames(t, 70)
+	dir := t.TempDir()
+	next := 0
+	add := func(n int) *Store {
+		t.Helper()
+		s, err := Open(dir, Options{RunGames: 8, PromoteAt: 3})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := s.NewWriter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range gs[next : next+n] {
+			if _, err := w.Add(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		next += n
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	levels := func(s *Store) (l0, used int) {
+		for _, l := range s.db.Levels() {
+			if l.NumTables > 0 {
+				used++
+			}
+			if l.Level == 0 {
+				l0 = l.NumTables
+			}
+		}
+		return l0, used
+	}
+	s := add(20)
+	if err := s.Compact(); err != nil { // all in the last level
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := add(5).Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = add(5) // a small import: level 0 stays as it is
+	if l0, used := levels(s); l0 < 1 || used != 2 {
+		t.Fatalf("after two small imports: %d level-0 tables, %d levels used; want some over the last level", l0, used)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s = add(30) // a large import: one level
+	defer s.Close()
+	if l0, used := levels(s); l0 != 0 || used != 1 {
+		t.Fatalf("after a large import: %d level-0 tables, %d levels used; want 0 and 1", l0, used)
+	}
+}

@@ -68,9 +68,9 @@ func (s *Store) mergeDue() error {
 // live runs, oldest first: their games are consecutive) as one new run,
 // so lookups read one value per position and bucket where they read one
 // per run. Each run's values sort together (keys.go), so it reads those
-// runs only. The manifest switches to the new run in one commit; the old
-// runs' values then become garbage that cleanPending removes (also after
-// a crash).
+// runs only. The manifest switches to the new run in one commit, which
+// names the old runs as garbage; cleanPending then removes their values
+// (also after a crash).
 func (s *Store) mergeRuns(runs []uint32) error {
 	run := s.man.NextRun
 	if err := s.updateManifest(func(m *manifest) { m.NextRun++; m.Pending = run }); err != nil {
@@ -119,8 +119,10 @@ func (s *Store) mergeRuns(runs []uint32) error {
 	if err := wb.Flush(); err != nil {
 		return err
 	}
-	// The commit point; Pending stays set so cleanPending removes the old runs.
+	// The commit point.
 	err = s.updateManifest(func(m *manifest) {
+		m.Pending = 0
+		m.Garbage = append(m.Garbage, runs...)
 		var total uint32
 		known := true
 		for _, r := range runs {

@@ -2,9 +2,12 @@ package index
 
 import (
 	"cmp"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/dgraph-io/badger/v4"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
@@ -129,5 +132,113 @@ func TestMergedRunsAnswerAsOneRun(t *testing.T) {
 	}
 	if popular == 0 || checked < 500 {
 		t.Fatalf("%d positions checked, %d popular: the test does not exercise stats entries", checked, popular)
+	}
+}
+
+// TestCleanPendingReadsNamedRunsOnly: a merge's commit names the runs it
+// replaced as garbage, and the clean-up deletes those runs' values and the
+// uncommitted run's only, without walking the rest of the position index
+// (whose dead values, until Badger compacts them away, made that walk
+// the largest part of a merge at a million games). A stop after the
+// commit leaves the garbage named, and the next open deletes it; a store
+// whose merged runs an older xqdb left unnamed (Pending set to the live
+// merged run) gets the full walk.
+func TestCleanPendingReadsNamedRunsOnly(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, Options{RunGames: 5, PromoteAt: 3, MaxRuns: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := s.NewWriter()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range randomGames(t, 15) { // three runs: fewer than a tier merges
+		if _, err := w.Add(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	old := slices.Clone(s.man.LiveRuns)
+	if len(old) != 3 {
+		t.Fatalf("%d runs, want 3", len(old))
+	}
+	// A value of a run that is neither live nor named: the clean-up after
+	// a merge must not even read it.
+	stray := statsKey(byte(engine.Xiangqi), 999, 42)
+	set := func(k []byte) {
+		if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(k, []byte{1}) }); err != nil {
+			t.Fatal(err)
+		}
+	}
+	has := func(k []byte) bool {
+		err := s.db.View(func(txn *badger.Txn) error { _, err := txn.Get(k); return err })
+		if err != nil && !errors.Is(err, badger.ErrKeyNotFound) {
+			t.Fatal(err)
+		}
+		return err == nil
+	}
+	runKeys := func(run uint32) int {
+		n := 0
+		s.db.View(func(txn *badger.Txn) error {
+			for _, kind := range []byte{prefixStats, prefixTail} {
+				it := txn.NewIterator(badger.IteratorOptions{Prefix: runPrefix(kind, byte(engine.Xiangqi), run)})
+				for it.Rewind(); it.Valid(); it.Next() {
+					n++
+				}
+				it.Close()
+			}
+			return nil
+		})
+		return n
+	}
+	set(stray)
+	if err := s.mergeRuns(old[1:]); err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range old[1:] {
+		if n := runKeys(r); n > 0 {
+			t.Errorf("merged run %d keeps %d values", r, n)
+		}
+	}
+	if runKeys(old[0]) == 0 || !has(stray) || len(s.man.Garbage) > 0 || s.man.Pending != 0 {
+		t.Fatalf("after the merge: run %d has values %v, stray value kept %v, garbage %v, pending %d",
+			old[0], runKeys(old[0]) > 0, has(stray), s.man.Garbage, s.man.Pending)
+	}
+
+	// Stopped after a merge's commit: its garbage is named and deleted at
+	// the next open.
+	dead := statsKey(byte(engine.Xiangqi), 998, 7)
+	set(dead)
+	if err := s.updateManifest(func(m *manifest) { m.Garbage = []uint32{998} }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if has(dead) || !has(stray) || len(s.man.Garbage) > 0 {
+		t.Fatalf("after reopening: named garbage kept %v, stray value kept %v, garbage %v", has(dead), has(stray), s.man.Garbage)
+	}
+
+	// An older xqdb's merge, committed but not cleaned: every run that is
+	// not live goes.
+	live := s.man.LiveRuns[len(s.man.LiveRuns)-1]
+	if err := s.updateManifest(func(m *manifest) { m.Pending = live }); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(dir, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if has(stray) || s.man.Pending != 0 || runKeys(live) == 0 {
+		t.Fatalf("after an older xqdb's merge: stray value kept %v, pending %d, live run has values %v", has(stray), s.man.Pending, runKeys(live) > 0)
 	}
 }

@@ -21,7 +21,10 @@ func (s *Store) ReindexPositions() error {
 	if err := s.loadAttrs(); err != nil {
 		return err
 	}
-	if err := s.updateManifest(func(m *manifest) { m.LiveRuns, m.RunGames = nil, nil }); err != nil {
+	if err := s.updateManifest(func(m *manifest) {
+		m.Garbage = append(m.Garbage, m.LiveRuns...)
+		m.LiveRuns, m.RunGames = nil, nil
+	}); err != nil {
 		return err
 	}
 	if err := s.cleanPending(); err != nil { // every run is garbage now
