@@ -7,9 +7,9 @@
 # is a duplicate of a stored one.
 #   1. N games in one import into a new database;
 #   2. 100 games into it, the first import after the large one;
-#   3. tree latency over 1,000 positions sampled from it;
+#   3. tree and game-list latency over 1,000 positions sampled from it;
 #   4. ten imports of 10,000 games each into it, one by one;
-#   5. 100 games again, and tree latency again at the same positions;
+#   5. 100 games again, and both latencies again at the same positions;
 #   6. 10,000 games into an empty database, for comparison.
 # Each import prints wall time, CPU-seconds (user + system: the machine may
 # be shared) and peak memory (/usr/bin/time). No peer: SCID's import is
@@ -39,12 +39,15 @@ run() { # label db file
   echo "$secs" >"$tmp/last"
   echo "$user + $sys" | bc -l >"$tmp/lastcpu"
 }
-latency() { # label
-  "$tmp/xqdb" tree --db "$tmp/db1" --batch "$tmp/positions.tsv" --limit 12 | grep -o '"micros":[0-9]*' | cut -d: -f2 | sort -n >"$tmp/micros"
-  m=$(wc -l <"$tmp/micros")
-  pick() { sed -n "$(( ($1 * m + 99) / 100 ))p" "$tmp/micros"; }
-  printf "tree latency %s, %d sampled positions: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms\n" "$1" "$m" \
-    "$(echo "$(pick 50) / 1000" | bc -l)" "$(echo "$(pick 90) / 1000" | bc -l)" "$(echo "$(pick 99) / 1000" | bc -l)"
+latency() { # label: trees, then game lists (the first page, 20 games), at the sampled positions
+  for cmd in tree games; do
+    "$tmp/xqdb" $cmd --db "$tmp/db1" --batch "$tmp/positions.tsv" --limit $([ $cmd = tree ] && echo 12 || echo 20) |
+      grep -o '"micros":[0-9]*' | cut -d: -f2 | sort -n >"$tmp/micros"
+    m=$(wc -l <"$tmp/micros")
+    pick() { sed -n "$(( ($1 * m + 99) / 100 ))p" "$tmp/micros"; }
+    printf "%s latency %s, %d sampled positions: p50 %.2f ms, p90 %.2f ms, p99 %.2f ms (load %s)\n" "$cmd" "$1" "$m" \
+      "$(echo "$(pick 50) / 1000" | bc -l)" "$(echo "$(pick 90) / 1000" | bc -l)" "$(echo "$(pick 99) / 1000" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
+  done
 }
 run "one import of $n" "$tmp/db1" "$tmp/all.pgn"
 run "then 100 games" "$tmp/db1" "$tmp/more1.pgn"

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -52,6 +53,7 @@ Example:
 		&cli.IntFlag{Name: "limit", Value: 20, Usage: "games per page (0: all)"},
 		&cli.IntFlag{Name: "offset", Value: 0, Usage: "games to skip"},
 		notationFlag,
+		batchFlag,
 		jsonFlag),
 	Action: runGames,
 }
@@ -124,6 +126,9 @@ func runGames(c *cli.Context) error {
 		return usageError{err}
 	}
 	req.Limit, req.Offset = c.Int("limit"), c.Int("offset")
+	if c.IsSet("batch") {
+		return runGamesBatch(c, req)
+	}
 	var out gamesJSON
 	if cl := serverOf(c); cl != nil {
 		if out, err = remoteGames(c, cl, req); err != nil {
@@ -160,6 +165,47 @@ func runGames(c *cli.Context) error {
 		fmt.Fprintln(w, listingLine(l))
 	}
 	return nil
+}
+
+// gamesBatchLine is one answer of games --batch.
+type gamesBatchLine struct {
+	FEN string `json:"fen"`
+	gamesJSON
+	Micros int64  `json:"micros"`
+	Error  string `json:"error,omitempty"`
+}
+
+// runGamesBatch lists the games of every position of --batch in one
+// process, each list timed as tree --batch times trees (issue 18: game
+// lists must stay as fast as trees when the database grows). --query,
+// --mirror, --sort, --limit and --offset apply to every position.
+func runGamesBatch(c *cli.Context, req query.ListRequest) error {
+	g, err := parseGameFlag(c)
+	if err != nil {
+		return err
+	}
+	s, err := openDB(c)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	req.Filter = "" // each line's position says its game
+	return eachBatchPosition(c.String("batch"), g, func(pos engine.Position, fen string, err error) error {
+		out := gamesBatchLine{FEN: fen}
+		if err == nil {
+			req.Position = pos
+			start := time.Now()
+			var list *query.GameList
+			if list, err = query.Games(s, req); err == nil {
+				out.Micros = time.Since(start).Microseconds()
+				out.gamesJSON = api.NewGameList(list)
+			}
+		}
+		if err != nil {
+			out.Error = err.Error()
+		}
+		return writeJSON(c.App.Writer, out)
+	})
 }
 
 // listingLine is a game in a listing: id, date, result, average rating,

@@ -1,10 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -92,7 +90,7 @@ Example:
    xqdb tree --game chess --moves "e4 c5" --query 'white:fischer'`,
 	Flags: append(append([]cli.Flag{dbFlag, storeFlag}, positionFlags...),
 		&cli.IntFlag{Name: "limit", Value: 0, Usage: "show at most this many moves (0: all)"},
-		&cli.StringFlag{Name: "batch", Usage: "answer every position of FILE (a FEN a line, optionally after 'xiangqi' or 'chess' and a tab) as JSON lines with the time taken"},
+		batchFlag,
 		notationFlag,
 		jsonFlag),
 	Action: runTree,
@@ -197,49 +195,27 @@ type batchLine struct {
 // runTreeBatch answers many positions in one process, timing each query
 // (what bench/query.sh measures: the latency of a warm store).
 func runTreeBatch(c *cli.Context, g engine.Game) error {
-	f, err := os.Open(c.String("batch"))
-	if err != nil {
-		return err
-	}
-	defer f.Close()
 	s, err := openDB(c)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
 	opt := query.Options{Mirror: c.Bool("mirror"), Query: c.String("query")}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<16), 1<<20)
-	for sc.Scan() {
-		line := strings.TrimSpace(sc.Text())
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
-		}
-		lg, fen := g, line
-		if name, rest, ok := strings.Cut(line, "\t"); ok {
-			if lg, err = engine.ParseGame(name); err != nil {
-				return usageError{err}
-			}
-			fen = rest
-		}
+	return eachBatchPosition(c.String("batch"), g, func(pos engine.Position, fen string, err error) error {
 		var out batchLine
-		pos, err := newPosition(lg, fen)
 		if err == nil {
 			start := time.Now()
 			var t *query.Tree
 			if t, err = query.BuildTree(s, pos, opt); err == nil {
 				out.Micros = time.Since(start).Microseconds()
-				out.treeJSON = treeOutput(pos, t, defaultNotation(lg), c.Int("limit"))
+				out.treeJSON = treeOutput(pos, t, defaultNotation(pos.Game()), c.Int("limit"))
 			}
 		}
 		if err != nil {
 			out.FEN, out.Error = fen, err.Error()
 		}
-		if err := writeJSON(c.App.Writer, out); err != nil {
-			return err
-		}
-	}
-	return sc.Err()
+		return writeJSON(c.App.Writer, out)
+	})
 }
 
 func pct(n, of int) string {
