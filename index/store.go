@@ -198,6 +198,22 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		WithValueThreshold(1 << 20). // keep values in the LSM, compressed
 		WithValueLogFileSize(64 << 20).
 		WithNumVersionsToKeep(1).
+		// Four times Badger's default table size: a million-game store
+		// had 198 tables, and every writer's Close syncs each table's
+		// memory map (an msync, a device flush on this machine: 0.5 s of
+		// the wall time of 100 games added) and its Open reads each
+		// table's index. Compactions then move coarser pieces.
+		WithBaseTableSize(8 << 20).
+		// Three memtables (Badger's default is five) bound the memtable
+		// arenas and their memory-mapped logs a large import holds to
+		// 3 × 2 × 64 MB (issue 18: peak memory ≤ 2 GB).
+		WithNumMemtables(3).
+		// A small block cache: a writer reads each block once (a merge
+		// reads its runs through, a duplicate check one block per new
+		// game), and every block Badger's 256 MB default keeps is fresh
+		// memory, slow to touch on this machine and heap the import's
+		// limit must leave room for.
+		WithBlockCacheSize(16 << 20).
 		// Every import leaves a level-0 table (its last memtable), and a
 		// level-0 compaction rewrites the base level's tables it overlaps:
 		// all of them, since a table holds keys of every kind. Ten tables

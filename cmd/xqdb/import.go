@@ -386,15 +386,15 @@ func savedFrom(s index.DB, gid uint32, it *item) bool {
 }
 
 // importMemoryLimit is the heap an import aims to stay under: a quarter of
-// the machine's memory, between 512 MiB and 1 GiB, so that the whole
-// process stays under 2 GB whatever the size of the import or the database
-// (issue 18). The heap holds Badger's memtables and block cache too; what
-// the process holds besides is the pages of the store's own files that
-// Badger and Bleve map (about half a gigabyte at a million games). With
-// 1.5 GiB the million-game import peaked at 2.41 GB; its live heap stays
-// under 700 MB, so the lower limit costs a few more collections.
+// the machine's memory, between 512 and 768 MiB, so that the whole process
+// stays under 2 GB whatever the size of the import or the database (issue
+// 18). The heap holds Badger's memtables and block cache too; what the
+// process holds besides is the pages of the store's own files that Badger
+// and Bleve map (about 1.1 GB at the end of the million-game import). With
+// 1 GiB that import peaked at 2.07–2.25 GB; its live heap, without
+// Badger's 256 MB block cache (index.badgerOptions), stays under 500 MB.
 func importMemoryLimit(physical int64) int64 {
-	return min(max(physical/4, 1<<29), 1<<30)
+	return min(max(physical/4, 1<<29), 768<<20)
 }
 
 // physicalMemory reads the machine's memory from /proc/meminfo (0 when it
