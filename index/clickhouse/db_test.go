@@ -289,3 +289,40 @@ func treeReadsLittle(t *testing.T, Open func(o index.Options) (*DB, error), g1, 
 		t.Error(err)
 	}
 }
+
+// TestInsertsArriveSorted: the position and term rows reach the server
+// sorted by their tables' ORDER BY, so it writes their parts without
+// sorting them (sort.go; issue 19: ingest >= 1 M positions/s). The
+// server counts the blocks it found sorted (system.events); of one
+// batch's blocks only dict's, a few distinct terms, is left to it.
+func TestInsertsArriveSorted(t *testing.T) {
+	u := chtest.Start(t, 1, "sorted")
+	d, err := Open(u, index.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	events := func() (blocks, sorted uint64) {
+		rr, err := d.nodes[0].rows("SELECT sumIf(value, event = 'MergeTreeDataWriterBlocks'), sumIf(value, event = 'MergeTreeDataWriterBlocksAlreadySorted') FROM system.events")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rr.u64(), rr.u64()
+	}
+	b0, s0 := events()
+	var ps []*index.Prepared
+	for i := range 40 {
+		// Games that share their first moves and part: keys repeat across
+		// games, in no order.
+		moves := walk(t, 8+i%7)
+		ps = append(ps, gameOn(t, i, engine.Result(i%3), moves[:4+i%5]))
+	}
+	add(t, d, ps...)
+	b1, s1 := events()
+	if blocks, sorted := b1-b0, s1-s0; blocks != 4 || sorted != 3 {
+		t.Errorf("the import wrote %d blocks, %d of them sorted; want 4 (games, positions, terms, dict), all but dict's sorted", blocks, sorted)
+	}
+	if got := count(t, d, "positions"); got == 0 {
+		t.Error("no position rows")
+	}
+}

@@ -31,6 +31,9 @@ type block struct {
 	cols  []column
 	data  [][]byte // per column
 	rows  int
+	// order is the table's ORDER BY, as column indices: a sender sorts
+	// the rows by it (sort.go).
+	order []int
 }
 
 func newBlock(table string, cols []column) *block {

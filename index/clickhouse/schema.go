@@ -51,14 +51,17 @@ var tables = []struct {
 	{"dict", "field String, term String, tid UInt64", "(field, term)", "", 8192, "ReplacingMergeTree"},
 }
 
-// tableColumns returns a table's columns.
-func tableColumns(name string) []column {
+// tableBlock returns an empty block of table (named local on its node),
+// which knows the table's ORDER BY (sort.go).
+func tableBlock(local, table string) *block {
 	for _, t := range tables {
-		if t.name == name {
-			return parseColumns(t.columns)
+		if t.name == table {
+			b := newBlock(local, parseColumns(t.columns))
+			b.order = sortOrder(t.order, b.cols)
+			return b
 		}
 	}
-	panic("clickhouse: no table " + name)
+	panic("clickhouse: no table " + table)
 }
 
 // ddl returns the statements that create the database on one node. Only

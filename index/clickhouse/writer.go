@@ -148,7 +148,11 @@ func (d *DB) newGameWriter() (*Writer, error) {
 		w.workers.Add(1)
 		go func() {
 			defer w.workers.Done()
+			var srt sorter
 			for s := range w.sends {
+				// Sorted here, the block is written by the server as
+				// it is (sort.go).
+				srt.sortRows(s.b)
 				if err := s.n.insertBlock(s.b); err != nil {
 					s.p.err.set(err)
 				}
@@ -187,7 +191,7 @@ func (w *Writer) block(table string) *block {
 		w.free[local] = bs[:len(bs)-1]
 		return b
 	}
-	return newBlock(local, tableColumns(table))
+	return tableBlock(local, table)
 }
 
 // ship sends b to node n as part of the open batch and returns an empty
