@@ -57,8 +57,51 @@ func (n *node) insertBlock(b *block) error {
 	return err
 }
 
-// doWith is do with settings (URL parameters of the HTTP interface).
+// doWith is do with settings (URL parameters of the HTTP interface). A
+// SELECT that failed between servers is sent again (betweenServers).
 func (n *node) doWith(ctx context.Context, sql string, body io.Reader, settings url.Values) ([]byte, error) {
+	out, err := n.once(ctx, sql, body, settings)
+	if body != nil || !strings.HasPrefix(sql, "SELECT") {
+		return out, err
+	}
+	for wait := 20 * time.Millisecond; err != nil && betweenServers(err) && wait < time.Second; wait *= 2 {
+		select {
+		case <-time.After(wait):
+		case <-ctx.Done():
+			return nil, err
+		}
+		out, err = n.once(ctx, sql, body, settings)
+	}
+	return out, err
+}
+
+// betweenServers reports whether err is a shard's failure to speak with
+// another one during a Distributed read, which a second try answers: on a
+// loaded machine 18.16 lost a connection between its servers now and then
+// ("Code: 101 … Unexpected packet Data received from client", once in a
+// few thousand trees on two shards), and connections time out.
+func betweenServers(err error) bool {
+	var se *serverError
+	if !errors.As(err, &se) {
+		return false
+	}
+	for _, code := range []string{"Code: 101,", "Code: 102,", "Code: 209,", "Code: 210,", "Code: 279,"} {
+		if strings.HasPrefix(se.msg, code) {
+			return true
+		}
+	}
+	return false
+}
+
+// serverError is a server's answer to a request it failed.
+type serverError struct{ addr, msg, sql string }
+
+func (e *serverError) Error() string {
+	return fmt.Sprintf("clickhouse: %s: %s (in %s)", e.addr, e.msg, e.sql)
+}
+
+// once sends one request.
+func (n *node) once(ctx context.Context, sql string, body io.Reader, settings url.Values) ([]byte, error) {
 	if n.via != nil {
 		n.requests.Add(1)
 		return n.via(sql, body)
@@ -107,7 +150,7 @@ func (n *node) doWith(ctx context.Context, sql string, body io.Reader, settings 
 		if len(short) > 300 {
 			short = short[:300] + "…"
 		}
-		return nil, fmt.Errorf("clickhouse: %s: %s (in %s)", n.addr, msg, short)
+		return nil, &serverError{n.addr, msg, short}
 	}
 	return out, nil
 }

@@ -1,7 +1,10 @@
 package clickhouse
 
 import (
+	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"reflect"
 	"slices"
 	"strings"
@@ -324,5 +327,47 @@ func TestInsertsArriveSorted(t *testing.T) {
 	}
 	if got := count(t, d, "positions"); got == 0 {
 		t.Error("no position rows")
+	}
+}
+
+// TestReadRetriedAfterShardFailure: a SELECT that a shard failed in
+// speaking with another (18.16 under load: "Unexpected packet Data
+// received from client", seen once among thousands of trees on two
+// shards) is sent again and answers; other errors, and inserts, are not.
+func TestReadRetriedAfterShardFailure(t *testing.T) {
+	const netErr = "Code: 101, e.displayText() = DB::Exception: Received from 127.0.0.1:9000. DB::NetException. DB::NetException: Unexpected packet Data received from client., e.what() = DB::Exception"
+	for _, tc := range []struct {
+		name     string
+		sql      string
+		body     bool
+		fail     string // the first answer's error
+		requests int64
+		ok       bool
+	}{
+		{"a read, between servers", "SELECT 7", false, netErr, 2, true},
+		{"a read, a timeout", "SELECT 7", false, "Code: 209, e.displayText() = DB::NetException: Timeout exceeded while reading from socket", 2, true},
+		{"a read, a syntax error", "SELECT 7", false, "Code: 62, e.displayText() = DB::Exception: Syntax error", 1, false},
+		{"an insert", "INSERT INTO x.t (a) FORMAT Native", true, netErr, 1, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			n := &node{addr: "fake"}
+			n.via = func(sql string, body io.Reader) ([]byte, error) {
+				if n.requests.Load() == 1 {
+					return nil, &serverError{n.addr, tc.fail, sql}
+				}
+				return []byte{7}, nil
+			}
+			var body io.Reader
+			if tc.body {
+				body = strings.NewReader("rows")
+			}
+			out, err := n.doWith(context.Background(), tc.sql, body, nil)
+			if got := n.requests.Load(); got != tc.requests || (err == nil) != tc.ok {
+				t.Fatalf("%d requests, error %v; want %d requests, ok %v", got, err, tc.requests, tc.ok)
+			}
+			if tc.ok && !bytes.Equal(out, []byte{7}) {
+				t.Errorf("answer %v", out)
+			}
+		})
 	}
 }
