@@ -11,8 +11,10 @@ import (
 // comparator that compares column by column through virtual calls (18.16).
 // That sort was most of the server's work on position rows: 4 M of them,
 // inserted as Native, took it 2.85 CPU-seconds unsorted and 1.1 sorted
-// (measured 2026-12-01, README). A radix sort here costs a fraction of
-// that, in a sender goroutine, while the writer fills the next block.
+// (measured 2026-12-01, README). Sorting here — rows bucketed by the top
+// bits of their key, then each bucket sorted — costs a fraction of that
+// (BenchmarkSortRows: about 0.1 s for a block of a million rows), in a
+// sender goroutine, while the writer fills the next block.
 
 // fixedWidth is the bytes of one value of a fixed-width type (0: a
 // variable-width one, such as String).
@@ -45,10 +47,13 @@ func sortOrder(order string, cols []column) []int {
 	return out
 }
 
-// sortItem is one row being sorted: its sort key (k, then t) and its index.
+// sortItem is one row being sorted: its first ORDER BY column, and its
+// other columns packed, so that sorting moves whole rows and writing the
+// columns back reads the items in order (gathering each column through an
+// index read it at random: most of the time of a sort).
 type sortItem struct {
-	k    uint64
-	t, i uint32
+	k   uint64
+	row [16]byte
 }
 
 // sorter holds what sorting a block needs, reused from block to block (one
@@ -56,7 +61,8 @@ type sortItem struct {
 type sorter struct {
 	items, tmp []sortItem
 	starts     []uint32 // per bucket of the top 16 bits of k
-	cols       [][]byte // the sorted columns, swapped with the block's
+	// The middle ORDER BY column, if any: its offset and width in row.
+	tOff, tw int
 }
 
 // sortRows orders b's rows by b.order: the first column as an unsigned
@@ -64,27 +70,39 @@ type sorter struct {
 // bytes, then the last column — which the rows must already ascend by, as
 // the game id does (games are added in id order): a stable sort by the
 // others keeps them in that order. Blocks that do not fit this (a single
-// ORDER BY column, String columns, a last column out of order) are left as
-// they are, and the server sorts them. It reports whether it sorted.
+// ORDER BY column, String columns, rows of more than 24 bytes, a last
+// column out of order) are left as they are, and the server sorts them.
+// It reports whether it sorted.
 func (s *sorter) sortRows(b *block) bool {
 	order := b.order
 	if len(order) < 2 || len(order) > 3 || b.rows < 2 {
 		return false
 	}
-	widths := make([]int, len(b.cols))
-	for i, c := range b.cols {
-		if widths[i] = fixedWidth(c.typ); widths[i] == 0 {
+	kc, lc := order[0], order[len(order)-1]
+	kw := fixedWidth(b.cols[kc].typ)
+	// The other columns' offsets in a packed row.
+	offs := make([]int, len(b.cols))
+	size := 0
+	s.tw = 0
+	for c, col := range b.cols {
+		w := fixedWidth(col.typ)
+		if w == 0 {
 			return false
 		}
+		if c == kc {
+			continue
+		}
+		if len(order) == 3 && c == order[1] {
+			s.tOff, s.tw = size, w
+		}
+		offs[c] = size
+		size += w
 	}
-	kc, lc, tc := order[0], order[len(order)-1], -1
-	if len(order) == 3 {
-		if tc = order[1]; widths[tc] > 4 {
-			return false
-		}
+	if size > len(sortItem{}.row) || s.tw > 4 {
+		return false
 	}
 	n := b.rows
-	last, lw := b.data[lc], widths[lc]
+	last, lw := b.data[lc], fixedWidth(b.cols[lc].typ)
 	for i := 1; i < n; i++ {
 		if value(last, i, lw) < value(last, i-1, lw) {
 			return false
@@ -98,11 +116,18 @@ func (s *sorter) sortRows(b *block) bool {
 	// sort each bucket. Position keys (Zobrist) and term ids (FNV) are
 	// uniform, so a bucket holds a few rows, or many of one popular key,
 	// which are in order already.
-	kd, kw := b.data[kc], widths[kc]
-	var td []byte
-	tw := 0
-	if tc >= 0 {
-		td, tw = b.data[tc], widths[tc]
+	kd := b.data[kc]
+	for i := range items {
+		items[i].k = value(kd, i, kw)
+	}
+	for c, col := range b.data {
+		if c == kc {
+			continue
+		}
+		w, off := fixedWidth(b.cols[c].typ), offs[c]
+		for i := range items {
+			copy(items[i].row[off:off+w], col[i*w:i*w+w])
+		}
 	}
 	shift := uint(8*kw - 16)
 	if kw < 2 {
@@ -114,19 +139,14 @@ func (s *sorter) sortRows(b *block) bool {
 	starts := s.starts
 	clear(starts)
 	for i := range items {
-		it := sortItem{k: value(kd, i, kw), i: uint32(i)}
-		if tc >= 0 {
-			it.t = uint32(value(td, i, tw))
-		}
-		items[i] = it
-		starts[it.k>>shift+1]++
+		starts[items[i].k>>shift+1]++
 	}
 	for x := 1; x < len(starts); x++ {
 		starts[x] += starts[x-1]
 	}
-	for _, it := range items {
-		x := it.k >> shift
-		tmp[starts[x]] = it
+	for i := range items {
+		x := items[i].k >> shift
+		tmp[starts[x]] = items[i]
 		starts[x]++
 	}
 	// starts[x] is now the end of bucket x.
@@ -134,51 +154,76 @@ func (s *sorter) sortRows(b *block) bool {
 	lo := uint32(0)
 	for _, hi := range starts[:len(starts)-1] {
 		if hi-lo > 1 {
-			sortBucket(items[lo:hi])
+			s.sortBucket(items[lo:hi])
 		}
 		lo = hi
 	}
-	// Gather every column in the new order into the sorter's buffers, and
-	// swap them with the block's (both keep their capacity).
-	if len(s.cols) < len(b.cols) {
-		s.cols = make([][]byte, len(b.cols))
-	}
-	for c, src := range b.data {
-		w := widths[c]
-		dst := s.cols[c][:0]
-		if cap(dst) < n*w {
-			dst = make([]byte, 0, len(src))
+	// Write the columns back in the new order.
+	for c, col := range b.data {
+		if c == kc {
+			for i := range items {
+				putValue(col, i, kw, items[i].k)
+			}
+			continue
 		}
-		dst = dst[:n*w]
-		switch {
-		case c == kc && w == 8: // the keys are in the items: no random reads
-			for j, it := range items {
-				le.PutUint64(dst[8*j:], it.k)
-			}
-		case c == tc && w == 1:
-			for j, it := range items {
-				dst[j] = byte(it.t)
-			}
-		case w == 1:
-			for j, it := range items {
-				dst[j] = src[it.i]
-			}
-		case w == 2:
-			for j, it := range items {
-				le.PutUint16(dst[2*j:], le.Uint16(src[2*it.i:]))
-			}
-		case w == 4:
-			for j, it := range items {
-				le.PutUint32(dst[4*j:], le.Uint32(src[4*it.i:]))
-			}
-		default:
-			for j, it := range items {
-				le.PutUint64(dst[8*j:], le.Uint64(src[8*it.i:]))
-			}
+		w, off := fixedWidth(b.cols[c].typ), offs[c]
+		for i := range items {
+			copy(col[i*w:i*w+w], items[i].row[off:off+w])
 		}
-		b.data[c], s.cols[c] = dst, src
 	}
 	return true
+}
+
+// less orders items by k, then by the middle ORDER BY column.
+func (s *sorter) less(a, b *sortItem) bool {
+	if a.k != b.k || s.tw == 0 {
+		return a.k < b.k
+	}
+	var x, y uint32
+	for i := s.tw - 1; i >= 0; i-- {
+		x, y = x<<8|uint32(a.row[s.tOff+i]), y<<8|uint32(b.row[s.tOff+i])
+	}
+	return x < y
+}
+
+// sortBucket sorts items by less, keeping the order of equal ones:
+// insertion for the few rows of a bucket, which moves nothing where they
+// are rows of one key; a merge sort for a large one.
+func (s *sorter) sortBucket(items []sortItem) {
+	if len(items) > 64 {
+		slices.SortStableFunc(items, func(a, b sortItem) int {
+			if s.less(&a, &b) {
+				return -1
+			}
+			if s.less(&b, &a) {
+				return 1
+			}
+			return 0
+		})
+		return
+	}
+	for i := 1; i < len(items); i++ {
+		it := items[i]
+		j := i
+		for ; j > 0 && s.less(&it, &items[j-1]); j-- {
+			items[j] = items[j-1]
+		}
+		items[j] = it
+	}
+}
+
+// putValue sets the i-th value of a column of w-byte unsigned numbers.
+func putValue(col []byte, i, w int, v uint64) {
+	switch w {
+	case 1:
+		col[i] = byte(v)
+	case 2:
+		le.PutUint16(col[2*i:], uint16(v))
+	case 4:
+		le.PutUint32(col[4*i:], uint32(v))
+	default:
+		le.PutUint64(col[8*i:], v)
+	}
 }
 
 // value reads the i-th value of a column of w-byte unsigned numbers.
@@ -192,32 +237,4 @@ func value(col []byte, i, w int) uint64 {
 		return uint64(le.Uint32(col[4*i:]))
 	}
 	return le.Uint64(col[8*i:])
-}
-
-func less(a, b sortItem) bool { return a.k < b.k || a.k == b.k && a.t < b.t }
-
-// sortBucket sorts items by (k, t), keeping the order of equal ones:
-// insertion for the few rows of a bucket, which moves nothing where they
-// are rows of one key; a merge sort for a large one.
-func sortBucket(items []sortItem) {
-	if len(items) > 64 {
-		slices.SortStableFunc(items, func(a, b sortItem) int {
-			if less(a, b) {
-				return -1
-			}
-			if less(b, a) {
-				return 1
-			}
-			return 0
-		})
-		return
-	}
-	for i := 1; i < len(items); i++ {
-		it := items[i]
-		j := i
-		for ; j > 0 && less(it, items[j-1]); j-- {
-			items[j] = items[j-1]
-		}
-		items[j] = it
-	}
 }
