@@ -216,41 +216,44 @@ func CopyGames(src DB, w GameWriter, opening func(r *Record, keys []uint64), fn 
 	if err := src.EachGame(func(gid uint32, _ Attrs) { gids = append(gids, gid) }); err != nil {
 		return err
 	}
-	raw, _ := src.(rawRecords)
 	// Reading is one request a chunk; replaying and preparing is the
-	// work, done on every core; games are added in id order.
-	const chunk = 4096
-	prepared := make([]*Prepared, chunk)
-	for lo := 0; lo < len(gids); lo += chunk {
-		part := gids[lo:min(lo+chunk, len(gids))]
-		var bs [][]byte
-		if raw != nil {
-			var err error
-			if bs, err = raw.RawRecords(part); err != nil {
-				return err
+	// work, done on every core while the writer adds the chunk before
+	// (adding is one goroutine's work: alone, it left the other cores
+	// idle); games are added in id order.
+	chunk := copyChunk
+	type prepared struct {
+		games []*Prepared
+		err   error
+	}
+	chunks := make(chan prepared, 1)
+	done := make(chan struct{})
+	var producer sync.WaitGroup
+	// On an early return the producer stops, and it has stopped reading
+	// src when CopyGames returns.
+	defer producer.Wait()
+	defer close(done)
+	producer.Add(1)
+	go func() {
+		defer producer.Done()
+		defer close(chunks)
+		scratch := make([]recordScratch, runtime.GOMAXPROCS(0))
+		for lo := 0; lo < len(gids); lo += chunk {
+			ps, err := prepareChunk(src, gids[lo:min(lo+chunk, len(gids))], opening, scratch)
+			select {
+			case chunks <- prepared{ps, err}:
+			case <-done:
+				return
+			}
+			if err != nil {
+				return
 			}
 		}
-		var next atomic.Int64
-		errs := make([]error, runtime.GOMAXPROCS(0))
-		var wg sync.WaitGroup
-		for w := range errs {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := int(next.Add(1) - 1); i < len(part) && errs[w] == nil; i = int(next.Add(1) - 1) {
-					var b []byte
-					if bs != nil {
-						b = bs[i]
-					}
-					prepared[i], errs[w] = prepareStored(src, part[i], b, opening)
-				}
-			}()
+	}()
+	for c := range chunks {
+		if c.err != nil {
+			return c.err
 		}
-		wg.Wait()
-		if err := errors.Join(errs...); err != nil {
-			return err
-		}
-		for _, p := range prepared[:len(part)] {
+		for _, p := range c.games {
 			res, err := w.AddPrepared(p)
 			if err != nil {
 				return err
@@ -263,14 +266,51 @@ func CopyGames(src DB, w GameWriter, opening func(r *Record, keys []uint64), fn 
 	return nil
 }
 
+// copyChunk is how many games CopyGames reads and prepares at a time (a
+// variable for tests).
+var copyChunk = 4096
+
+// prepareChunk prepares stored games gids of src on every core (one
+// scratch each).
+func prepareChunk(src DB, gids []uint32, opening func(r *Record, keys []uint64), scratch []recordScratch) ([]*Prepared, error) {
+	var bs [][]byte
+	if raw, ok := src.(rawRecords); ok {
+		var err error
+		if bs, err = raw.RawRecords(gids); err != nil {
+			return nil, err
+		}
+	}
+	out := make([]*Prepared, len(gids))
+	var next atomic.Int64
+	errs := make([]error, len(scratch))
+	var wg sync.WaitGroup
+	for w := range scratch {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1) - 1); i < len(gids) && errs[w] == nil; i = int(next.Add(1) - 1) {
+				var b []byte
+				if bs != nil {
+					b = bs[i]
+				}
+				out[i], errs[w] = prepareStored(src, gids[i], b, opening, &scratch[w])
+			}
+		}()
+	}
+	wg.Wait()
+	return out, errors.Join(errs...)
+}
+
 // prepareStored prepares stored game gid of src (b, its stored bytes,
-// when already read).
-func prepareStored(src DB, gid uint32, b []byte, opening func(r *Record, keys []uint64)) (*Prepared, error) {
+// when already read; s, the goroutine's buffers for decoding them).
+func prepareStored(src DB, gid uint32, b []byte, opening func(r *Record, keys []uint64), s *recordScratch) (*Prepared, error) {
 	var r *Record
 	var keys []uint64
 	var err error
 	if b != nil {
-		r, err = decodeRecordKeys(gid, b, &keys)
+		// prepare keeps neither r.Moves nor keys: s may hold them.
+		r, err = decodeRecordKeys(gid, b, s)
+		keys = s.keys
 	} else if r, err = src.Game(gid); err == nil {
 		keys, err = recordKeys(r)
 	}

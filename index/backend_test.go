@@ -1,8 +1,11 @@
 package index
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
@@ -89,5 +92,98 @@ func TestOpenDBBackends(t *testing.T) {
 		if got := IsURL(tc.in); got != tc.want {
 			t.Errorf("IsURL(%q) = %v, want %v", tc.in, got, tc.want)
 		}
+	}
+}
+
+// countingSource is a Store that counts its RawRecords calls and fails
+// the test when one comes after stopped is set.
+type countingSource struct {
+	*Store
+	t       *testing.T
+	calls   atomic.Int32
+	stopped atomic.Bool
+}
+
+func (c *countingSource) RawRecords(gids []uint32) ([][]byte, error) {
+	if c.stopped.Load() {
+		c.t.Error("RawRecords called after CopyGames returned")
+	}
+	c.calls.Add(1)
+	return c.Store.RawRecords(gids)
+}
+
+// recordingWriter keeps the records added, and fails at the failAt-th
+// (from 1; 0: never).
+type recordingWriter struct {
+	records [][]byte
+	failAt  int
+}
+
+var errWriter = errors.New("writer failed")
+
+func (w *recordingWriter) SetDedupe(Dedupe) {}
+func (w *recordingWriter) Close() error     { return nil }
+func (w *recordingWriter) AddPrepared(p *Prepared) (AddResult, error) {
+	if len(w.records)+1 == w.failAt {
+		return AddResult{}, errWriter
+	}
+	w.records = append(w.records, p.Encoded())
+	return AddResult{Gid: uint32(len(w.records))}, nil
+}
+
+// TestCopyGamesPipelined: CopyGames prepares the next chunk of games while
+// the writer adds the one before, yet adds every game once, in id order,
+// with its stored bytes; when the writer fails it returns that error and
+// has stopped reading the source.
+func TestCopyGamesPipelined(t *testing.T) {
+	defer func(n int) { copyChunk = n }(copyChunk)
+	copyChunk = 4
+	s, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w, _ := s.NewWriter()
+	openings := [][]string{{"h2e2", "h9g7"}, {"b2e2", "b9c7", "b0c2"}, {"c3c4"}, {"h0g2", "c6c5", "i0h0"}, {"g3g4"}}
+	for i := range 23 {
+		g := newGame(t, engine.Result(i%3), []Tag{{"Round", fmt.Sprint(i)}, {"Date", fmt.Sprintf("1990.01.%02d", i+1)}}, openings[i%len(openings)]...)
+		if _, err := w.Add(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	gids := make([]uint32, 23)
+	for i := range gids {
+		gids[i] = uint32(i + 1)
+	}
+	want, err := s.RawRecords(gids)
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := &countingSource{Store: s, t: t}
+	all := &recordingWriter{}
+	if err := CopyGames(src, all, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(all.records) != len(want) {
+		t.Fatalf("copied %d games, want %d", len(all.records), len(want))
+	}
+	for i := range want {
+		if !bytes.Equal(all.records[i], want[i]) {
+			t.Errorf("game %d: copied %x, stored %x", i+1, all.records[i], want[i])
+		}
+	}
+	src = &countingSource{Store: s, t: t}
+	failing := &recordingWriter{failAt: 6}
+	if err := CopyGames(src, failing, nil, nil); !errors.Is(err, errWriter) {
+		t.Errorf("CopyGames into a failing writer: %v, want %v", err, errWriter)
+	}
+	src.stopped.Store(true)
+	// It failed in the second chunk: the third may have been read ahead,
+	// no more.
+	if n := src.calls.Load(); n > 3 {
+		t.Errorf("%d chunks read for a copy that failed in the second", n)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/games"
 )
 
 // TestTermCacheAsEachTerm: a TermCache lists the terms EachTerm lists
@@ -75,10 +76,11 @@ func TestRawRecordsDecodeWithKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var sc recordScratch // reused from record to record, as CopyGames does
 	for i, gid := range gids {
 		want, _ := s.Game(gid)
-		var keys []uint64
-		got, err := decodeRecordKeys(gid, bs[i], &keys)
+		got, err := decodeRecordKeys(gid, bs[i], &sc)
+		keys := sc.keys
 		if err != nil || got.Tag("Round") != want.Tag("Round") || !slices.Equal(got.Moves, want.Moves) {
 			t.Errorf("game %d: %+v, %v; want %+v", gid, got, err, want)
 		}
@@ -91,5 +93,78 @@ func TestRawRecordsDecodeWithKeys(t *testing.T) {
 	}
 	if _, err := s.RawRecords([]uint32{2, 9}); err == nil {
 		t.Error("RawRecords of a game that is not stored: no error")
+	}
+}
+
+// played is a game of g of n plies from the start (each move the legal one
+// at a rank that varies from ply to ply), prepared for the store.
+func played(t testing.TB, g engine.Game, n int) *Prepared {
+	p, _ := games.New(g, "")
+	gm := &Game{Record: Record{Game: g, Result: engine.Draw, Tags: []Tag{{"White", "Hu Ronghua"}, {"Black", "Lü Qin"}, {"Date", "1990.05.17"}}}}
+	gm.Keys = append(gm.Keys, p.Key())
+	for i := range n {
+		legal := p.AppendLegalMoves(nil)
+		if len(legal) == 0 {
+			break
+		}
+		m := legal[(7*i+3)%len(legal)]
+		p.Make(m)
+		gm.Moves = append(gm.Moves, m)
+		gm.Keys = append(gm.Keys, p.Key())
+	}
+	pr, err := prepare(gm, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pr
+}
+
+// TestDecodeWithScratchAllocatesPerRecord: decoding records one after the
+// other with a recordScratch (CopyGames) reuses its position, moves and
+// keys: a record of 80 plies costs no more allocations than one of 4 (its
+// tags and the Record itself), in either game, and fewer than decoding
+// without one.
+func TestDecodeWithScratchAllocatesPerRecord(t *testing.T) {
+	for _, g := range []engine.Game{engine.Xiangqi, engine.Chess} {
+		t.Run(g.String(), func(t *testing.T) {
+			var sc recordScratch
+			allocs := func(b []byte, s *recordScratch) float64 {
+				return testing.AllocsPerRun(50, func() {
+					if _, err := decodeRecordKeys(1, b, s); err != nil {
+						t.Fatal(err)
+					}
+				})
+			}
+			short, long := played(t, g, 4).Encoded(), played(t, g, 80).Encoded()
+			s, l, fresh := allocs(short, &sc), allocs(long, &sc), allocs(long, nil)
+			if l > s || l >= fresh {
+				t.Errorf("allocations with a scratch: %.0f for 4 plies, %.0f for 80; %.0f without one", s, l, fresh)
+			}
+			// The keys are the positions' keys, as a replay gives them.
+			r, err := decodeRecordKeys(1, long, &sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want, _ := recordKeys(r); !slices.Equal(sc.keys, want) {
+				t.Errorf("keys %x, want %x", sc.keys, want)
+			}
+		})
+	}
+}
+
+// BenchmarkDecodeRecordKeys: a stored record of 80 plies decoded with its
+// position keys, as a copy decodes every record (ns/op over 80 plies).
+func BenchmarkDecodeRecordKeys(b *testing.B) {
+	for _, g := range []engine.Game{engine.Xiangqi, engine.Chess} {
+		b.Run(g.String(), func(b *testing.B) {
+			rec := played(b, g, 80).Encoded()
+			var sc recordScratch
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := decodeRecordKeys(1, rec, &sc); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
