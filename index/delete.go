@@ -1,7 +1,6 @@
 package index
 
 import (
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -167,17 +166,11 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool) error {
 	err := s.db.View(func(txn *badger.Txn) error {
 		// Stats values: every popular position's key is read (they are few,
 		// and keys only); those the games reached are rewritten.
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixStats, '|'}})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			k := it.Item().Key()
-			if len(k) != statsKeyLen || !s.man.live(runOf(k)) {
-				continue
+		err := s.eachLiveStats(txn, func(item *badger.Item, game uint8, key uint64) error {
+			if _, found := slices.BinarySearch(reached, gameTagged(engine.Game(game), key)); !found {
+				return nil
 			}
-			if _, found := slices.BinarySearch(reached, gameTagged(engine.Game(k[2]), binary.BigEndian.Uint64(k[7:]))); !found {
-				continue
-			}
-			v, err := it.Item().ValueCopy(nil)
+			v, err := item.ValueCopy(nil)
 			if err != nil {
 				return err
 			}
@@ -197,17 +190,15 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool) error {
 				nv.add(g.Gid, o.Moves[g.Slot].Code, s.attrs[g.Gid])
 			}
 			if !changed {
-				continue
+				return nil
 			}
-			key := it.Item().KeyCopy(nil)
 			if len(nv.Games) == 0 {
-				err = wb.Delete(key)
-			} else {
-				err = wb.Set(key, encodeStats(nil, &nv))
+				return wb.Delete(item.KeyCopy(nil))
 			}
-			if err != nil {
-				return err
-			}
+			return wb.Set(item.KeyCopy(nil), encodeStats(nil, &nv))
+		})
+		if err != nil {
+			return err
 		}
 		// Tail blocks of the buckets reached, in every live run.
 		var es []tailEntry

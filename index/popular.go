@@ -49,22 +49,13 @@ func (w *Writer) indexPopular() error {
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixStats, '|'}})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			k := it.Item().Key()
-			if len(k) != statsKeyLen || !s.man.live(runOf(k)) {
-				continue
-			}
-			key := binary.BigEndian.Uint64(k[7:])
-			if set := &w.popular[k[2]%4]; !set.has(key) {
+		return s.eachLiveStats(txn, func(_ *badger.Item, game uint8, key uint64) error {
+			if set := &w.popular[game%4]; !set.has(key) {
 				set.add(key)
-				if err := wb.Set(popularKey(k[2], key), nil); err != nil {
-					return err
-				}
+				return wb.Set(popularKey(game, key), nil)
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil {
 		return err
@@ -73,6 +64,24 @@ func (w *Writer) indexPopular() error {
 		return err
 	}
 	return s.updateManifest(func(m *manifest) { m.PopularKeys = true })
+}
+
+// eachLiveStats calls fn with every stats entry of a live run and the game
+// and position its key names. Keys only are read until fn asks the item
+// for its value.
+func (s *Store) eachLiveStats(txn *badger.Txn, fn func(item *badger.Item, game uint8, key uint64) error) error {
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixStats, '|'}})
+	defer it.Close()
+	for it.Rewind(); it.Valid(); it.Next() {
+		k := it.Item().Key()
+		if len(k) != statsKeyLen || !s.man.live(runOf(k)) {
+			continue
+		}
+		if err := fn(it.Item(), k[2], binary.BigEndian.Uint64(k[7:])); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // dropPopularKeys removes every P| entry, for an index rebuilt from
