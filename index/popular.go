@@ -90,14 +90,8 @@ func (s *Store) dropPopularKeys() error {
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixPopular, '|'}})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			if err := wb.Delete(it.Item().KeyCopy(nil)); err != nil {
-				return err
-			}
-		}
-		return nil
+		p := []byte{prefixPopular, '|'}
+		return deleteFrom(txn, wb, p, p)
 	})
 	if err != nil {
 		return err
