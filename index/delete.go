@@ -51,12 +51,13 @@ func (s *Store) DeleteReporting(gids []uint32, phase func(string)) error {
 	if err := s.updateManifest(func(m *manifest) { m.Deleting = gids }); err != nil {
 		return err
 	}
-	return s.finishDelete(phase)
+	return s.finishDelete(phase, false)
 }
 
 // finishDelete carries out the deletion the manifest names, telling
-// phase (when not nil) each index it starts on.
-func (s *Store) finishDelete(phase func(string)) error {
+// phase (when not nil) each index it starts on; redo says that an
+// earlier attempt may have done part of it.
+func (s *Store) finishDelete(phase func(string), redo bool) error {
 	if phase == nil {
 		phase = func(string) {}
 	}
@@ -75,7 +76,7 @@ func (s *Store) finishDelete(phase func(string)) error {
 	// 1. The position index, while the records say which positions the
 	// games reached (a record already gone had its positions done).
 	phase("positions")
-	if err := s.deletePositions(gids, isDel); err != nil {
+	if err := s.deletePositions(gids, isDel, redo); err != nil {
 		return err
 	}
 	// 2. The attributes (which carry the de-duplication hash): marked.
@@ -129,9 +130,12 @@ func (s *Store) finishDelete(phase func(string)) error {
 	return s.updateManifest(func(m *manifest) { m.Deleting, m.Deleted = nil, deleted })
 }
 
-// deletePositions takes the games out of the stats values and tail blocks
-// of every live run.
-func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool) error {
+// deletePositions takes the games out of the stats values (and their
+// heads) and tail blocks of every live run. On a redo, a stats value
+// without the games may have lost its head's rewrite (a write batch is
+// not one transaction), so the heads of every value the games reached
+// are written again.
+func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool, redo bool) error {
 	// The positions the games reached, as game-tagged keys, sorted, and
 	// their tail buckets.
 	var reached []uint64
@@ -161,6 +165,7 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool) error {
 	slices.Sort(reached)
 	reached = slices.Compact(reached)
 
+	date := func(gid uint32) uint32 { return s.attrs[gid].Date }
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	err := s.db.View(func(txn *badger.Txn) error {
@@ -189,16 +194,33 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool) error {
 				// as the writer built them: exact, last date included.
 				nv.add(g.Gid, o.Moves[g.Slot].Code, s.attrs[g.Gid])
 			}
-			if !changed {
+			if !changed && !redo {
 				return nil
 			}
-			if len(nv.Games) == 0 {
+			hk := headKey(game, runOf(item.Key()), key)
+			if h := headOf(&nv, date); h != nil {
+				err = wb.Set(hk, encodeHead(nil, h))
+			} else {
+				err = wb.Delete(hk)
+			}
+			switch {
+			case err != nil:
+				return err
+			case !changed:
+				return nil
+			case len(nv.Games) == 0:
 				return wb.Delete(item.KeyCopy(nil))
 			}
 			return wb.Set(item.KeyCopy(nil), encodeStats(nil, &nv))
 		})
 		if err != nil {
 			return err
+		}
+		if redo {
+			// A stats value the earlier attempt deleted left its head.
+			if err := deleteOrphanHeads(s, txn, wb); err != nil {
+				return err
+			}
 		}
 		// Tail blocks of the buckets reached, in every live run.
 		var es []tailEntry
@@ -248,6 +270,28 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool) error {
 	}
 	if err := wb.Flush(); err != nil {
 		return fmt.Errorf("index: delete positions: %w", err)
+	}
+	return nil
+}
+
+// deleteOrphanHeads deletes the heads of live runs whose stats value is
+// gone. Heads are few (one per stats value of headMinGames games or more).
+func deleteOrphanHeads(s *Store, txn *badger.Txn, wb *badger.WriteBatch) error {
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixHead, '|'}})
+	defer it.Close()
+	for it.Rewind(); it.Valid(); it.Next() {
+		k := it.Item().Key()
+		if len(k) != statsKeyLen || !s.man.live(runOf(k)) {
+			continue
+		}
+		sk := append([]byte{prefixStats}, k[1:]...) // the same layout
+		if _, err := txn.Get(sk); errors.Is(err, badger.ErrKeyNotFound) {
+			if err := wb.Delete(it.Item().KeyCopy(nil)); err != nil {
+				return err
+			}
+		} else if err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -39,7 +39,7 @@ func TestInterruptedDeleteIsFinished(t *testing.T) {
 	if err := s.updateManifest(func(m *manifest) { m.Deleting = []uint32{1, 3} }); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.deletePositions([]uint32{1, 3}, func(g uint32) bool { return g == 1 || g == 3 }); err != nil {
+	if err := s.deletePositions([]uint32{1, 3}, func(g uint32) bool { return g == 1 || g == 3 }, false); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

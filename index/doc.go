@@ -38,6 +38,7 @@
 //	attrs.go     per-game attributes (date, result, rating, hash) in chunks
 //	tail.go      Rice-coded tail blocks
 //	stats.go     popular-position stats entries and game lists
+//	head.go      heads of large stats values: aggregates, newest games
 //	meta.go      Bleve mapping and documents
 //	store.go     Open/Close, schema version, manifest
 //	writer.go    the import writer: dedupe, runs, flush, commit

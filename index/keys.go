@@ -1,6 +1,9 @@
 package index
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"slices"
+)
 
 // SchemaVersion is the on-disk format version. Changing any byte layout in
 // this package, or a game's Zobrist table, is a migration: bump it, and
@@ -11,6 +14,11 @@ import "encoding/binary"
 //	   T|game|run|bucket; before, s|game|key|run and t|game|bucket|run),
 //	   so writing, merging and removing a run touch that run's keys only
 //	   (Migrate rewrites a version 5 store)
+//
+// A new kind of key that an older xqdb of the same version can ignore
+// comes with a manifest flag instead (popular keys P|, heads H|): that
+// xqdb drops the flag when it rewrites the manifest, and the next writer
+// that knows the keys writes them again.
 const SchemaVersion = 6
 
 // Key prefixes. One byte each, then a separator for readability in dumps.
@@ -25,6 +33,8 @@ const (
 	prefixHash = 'h' // h|hash(8)       → gids of the games with these moves (uvarint deltas; hashes.go)
 
 	prefixPopular = 'P' // P|game(1)|key(8) → nothing: the key has stats values (popular.go)
+
+	prefixHead = 'H' // H|game(1)|run(4)|key(8) → the head of a large stats value: aggregates, newest games (head.go); the stats key's layout
 
 	// Schema version 5's, run last (migrate.go).
 	prefixStatsV5 = 's' // s|game(1)|key(8)|run(4)
@@ -74,9 +84,12 @@ func popularKey(game byte, key uint64) []byte {
 
 const popularKeyLen = 11
 
-// runOf returns the run of a stats or tail key (0 for another key).
+// runKinds are the prefixes of the values written per run.
+var runKinds = []byte{prefixStats, prefixTail, prefixHead}
+
+// runOf returns the run of a stats, tail or head key (0 for another key).
 func runOf(k []byte) uint32 {
-	if len(k) < 7 || (k[0] != prefixStats && k[0] != prefixTail) {
+	if len(k) < 7 || !slices.Contains(runKinds, k[0]) {
 		return 0
 	}
 	return binary.BigEndian.Uint32(k[3:7])

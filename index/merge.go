@@ -64,10 +64,10 @@ func (s *Store) mergeDue() error {
 	}
 }
 
-// mergeRuns rewrites the stats values and tail blocks of runs (the newest
-// live runs, oldest first: their games are consecutive) as one new run,
-// so lookups read one value per position and bucket where they read one
-// per run. Each run's values sort together (keys.go), so it reads those
+// mergeRuns rewrites the stats values (with their heads) and tail blocks
+// of runs (the newest live runs, oldest first: their games are
+// consecutive) as one new run, so lookups read one value per position and
+// bucket where they read one per run. Each run's values sort together (keys.go), so it reads those
 // runs only. The manifest switches to the new run in one commit, which
 // names the old runs as garbage; cleanPending then removes their values
 // (also after a crash).
@@ -78,6 +78,7 @@ func (s *Store) mergeRuns(runs []uint32) error {
 	}
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
+	dates := s.newDateReader() // for the merged values' heads
 	err := s.db.View(func(txn *badger.Txn) error {
 		for game := byte(0); game < 4; game++ {
 			if err := mergeValues(txn, runs, prefixStats, game, func(k []byte, vals [][]byte) error {
@@ -89,7 +90,11 @@ func (s *Store) mergeRuns(runs []uint32) error {
 					}
 					mergeStats(merged, o)
 				}
-				return wb.Set(statsKey(game, run, binary.BigEndian.Uint64(k)), encodeStats(nil, merged))
+				key := binary.BigEndian.Uint64(k)
+				if err := wb.Set(statsKey(game, run, key), encodeStats(nil, merged)); err != nil {
+					return err
+				}
+				return putHead(wb, game, run, key, merged, dates.date)
 			}); err != nil {
 				return err
 			}
@@ -113,6 +118,9 @@ func (s *Store) mergeRuns(runs []uint32) error {
 		}
 		return nil
 	})
+	if err == nil {
+		err = dates.err
+	}
 	if err != nil {
 		return err
 	}

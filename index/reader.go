@@ -102,8 +102,72 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 	if err != nil {
 		return nil, err
 	}
+	id := "" // pos's positionID, once needed
+	if len(merged.Games) > 0 {
+		_, _, ok, err := s.findIn(merged.Games[0].Gid, pos, key, &id)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			res.Moves = merged.Moves
+			if withGames {
+				for _, g := range merged.Games {
+					res.Games = append(res.Games, GameHit{g.Gid, -1, merged.Moves[g.Slot].Code})
+				}
+			}
+		}
+	}
+	// A candidate from the tail may be a game already counted through the
+	// stats (its tail posting was another position with the same
+	// fingerprint, and the game also reached this one): count each game
+	// once. With the game list at hand that is a lookup. Without it, the
+	// run order decides (statsFrom).
+	inStats := func(uint32) bool { return false }
+	if len(res.Moves) > 0 {
+		if withGames {
+			var set map[uint32]bool
+			inStats = func(gid uint32) bool {
+				if set == nil {
+					set = make(map[uint32]bool, len(merged.Games))
+					for _, g := range merged.Games {
+						set[g.Gid] = true
+					}
+				}
+				return set[gid]
+			}
+		} else {
+			first := merged.firstGid()
+			inStats = func(gid uint32) bool { return gid >= first }
+		}
+	}
+	tail, err := s.tailGames(game, pos, key, &id, inStats)
+	if err != nil {
+		return nil, err
+	}
+	for _, g := range tail {
+		var one statsValue
+		one.add(g.Gid, g.Code, s.Attrs(g.Gid))
+		mergeStatsMoves(res, one.Moves[0])
+	}
+	if withGames {
+		res.Games = append(res.Games, tail...)
+	}
+	return res, nil
+}
+
+// tailGames returns the games among the tail postings of key's bucket in
+// the live runs that reached pos, each once, replayed to verify it (the
+// postings hold fingerprints) and to find its ply and move, leaving out
+// those inStats says the stats values count. Without the stats' game
+// list, the run order decides what they count: a position, once popular,
+// stays popular in every later run (writers load the popular keys, merges
+// keep them), and a popular position's games all go to its stats; so a
+// game that reached pos is in the stats exactly when its gid is not
+// below the stats' first one (decoding a million postings to look, for
+// an opening position, took a tree 100 ms).
+func (s *Store) tailGames(game engine.Game, pos engine.Position, key uint64, id *string, inStats func(gid uint32) bool) ([]GameHit, error) {
 	var cands []uint32
-	err = s.db.View(func(txn *badger.Txn) error {
+	err := s.db.View(func(txn *badger.Txn) error {
 		for _, run := range s.man.LiveRuns {
 			item, err := txn.Get(tailKey(byte(game), run, tailBucket(key)))
 			if errors.Is(err, badger.ErrKeyNotFound) {
@@ -126,85 +190,54 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 	if err != nil {
 		return nil, err
 	}
-	id := "" // pos's positionID, once needed
-	if len(merged.Games) > 0 {
-		_, _, ok, err := s.findIn(merged.Games[0].Gid, pos, key, &id)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
-			res.Moves = merged.Moves
-			if withGames {
-				for _, g := range merged.Games {
-					res.Games = append(res.Games, GameHit{g.Gid, -1, merged.Moves[g.Slot].Code})
-				}
-			}
-		}
-	}
-	// A candidate from the tail may be a game already counted through the
-	// stats (its tail posting was another position with the same
-	// fingerprint, and the game also reached this one) or met in two runs:
-	// count each game once. With the game list at hand that is a lookup.
-	// Without it, the run order decides: a position, once popular, stays
-	// popular in every later run (writers load the popular keys, merges
-	// keep them), and a popular position's games all go to its stats; so a
-	// game that reached pos is in the stats exactly when its gid is not
-	// below the stats' first one (decoding a million postings to look,
-	// for an opening position, took a tree 100 ms).
+	var out []GameHit
 	counted := make(map[uint32]bool, len(cands))
-	var inStats map[uint32]bool
-	statsFrom := ^uint32(0) // without the game list: the stats' first gid
-	if len(res.Moves) > 0 && len(cands) > 0 {
-		if withGames {
-			inStats = make(map[uint32]bool, len(merged.Games))
-			for _, g := range merged.Games {
-				inStats[g.Gid] = true
-			}
-		} else {
-			statsFrom = merged.firstGid()
-		}
-	}
 	for _, gid := range cands {
-		if gid >= s.man.NextGid || counted[gid] {
+		if gid >= s.man.NextGid || counted[gid] || inStats(gid) {
 			continue
 		}
 		counted[gid] = true
-		ply, next, ok, err := s.findIn(gid, pos, key, &id)
+		ply, next, ok, err := s.findIn(gid, pos, key, id)
 		if err != nil {
 			return nil, err
 		}
 		if !ok {
 			continue // another position with the same fingerprint
 		}
-		if inStats[gid] || gid >= statsFrom {
-			continue
-		}
 		code := uint16(EndSlot)
 		if next != engine.NullMove {
 			code = games.WireCode(game, next)
 		}
-		var one statsValue
-		one.add(gid, code, s.Attrs(gid))
-		mergeStatsMoves(res, one.Moves[0])
-		if withGames {
-			res.Games = append(res.Games, GameHit{gid, ply, code})
-		}
+		out = append(out, GameHit{gid, ply, code})
 	}
-	return res, nil
+	return out, nil
 }
 
 // statsOf merges the stats values of key in the live runs: with all their
-// games, or with the first game of each only.
+// games, or with the first game of each only. For the first game only, a
+// large value's head (head.go) stands in for it: its aggregates and first
+// game, without decompressing a game list of up to megabytes.
 func (s *Store) statsOf(game engine.Game, key uint64, allGames bool) (*statsValue, error) {
 	maxGames := -1
 	if !allGames {
 		maxGames = 1
 	}
+	heads := !allGames && s.man.Heads
 	merged := &statsValue{}
 	err := s.db.View(func(txn *badger.Txn) error {
 		// One point read per live run: Badger's bloom filters answer most
 		// of them (a position is popular in few runs) without a block.
 		for _, run := range s.man.LiveRuns {
+			if heads {
+				h, err := readHead(txn, game, run, key)
+				if err != nil {
+					return err
+				}
+				if h != nil {
+					mergeStats(merged, &statsValue{Moves: h.Moves, Games: []Posting{h.First}})
+					continue
+				}
+			}
 			item, err := txn.Get(statsKey(byte(game), run, key))
 			if errors.Is(err, badger.ErrKeyNotFound) {
 				continue
@@ -226,6 +259,107 @@ func (s *Store) statsOf(game engine.Game, key uint64, allGames bool) (*statsValu
 		return nil
 	})
 	return merged, err
+}
+
+// readHead reads the head of run's stats value at key (nil when it has
+// none).
+func readHead(txn *badger.Txn, game engine.Game, run uint32, key uint64) (*statsHead, error) {
+	item, err := txn.Get(headKey(byte(game), run, key))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var h *statsHead
+	err = item.Value(func(v []byte) error {
+		var err error
+		h, err = decodeHead(v)
+		return err
+	})
+	return h, err
+}
+
+// NewestGames answers the first games of a game list at pos in the
+// default order (the latest date first, the lower gid first among equal
+// dates, undated games last) from the heads of the large stats values
+// (head.go): hits holds the n first games of that order, and more, in no
+// order; total counts every game that reached pos. Its hits and total are
+// those of Position(game, pos, true), less games that cannot be among
+// the n first. ok is false when the heads cannot tell (n past a head's
+// list; a store whose heads are not vouched for): ask Position then.
+func (s *Store) NewestGames(game engine.Game, pos engine.Position, n int) (hits []GameHit, total int, ok bool, err error) {
+	if !s.man.Heads {
+		return nil, 0, false, nil
+	}
+	key := pos.Key()
+	var stats []GameHit
+	count := 0
+	first := ^uint32(0)
+	covered := true
+	err = s.db.View(func(txn *badger.Txn) error {
+		for _, run := range s.man.LiveRuns {
+			h, err := readHead(txn, game, run, key)
+			if err != nil {
+				return err
+			}
+			if h != nil {
+				if len(h.Newest) < int(h.Games) && len(h.Newest) < n {
+					covered = false
+					return nil
+				}
+				count += int(h.Games)
+				first = min(first, h.First.Gid)
+				for _, p := range h.Newest {
+					stats = append(stats, GameHit{p.Gid, -1, h.Moves[p.Slot].Code})
+				}
+				continue
+			}
+			item, err := txn.Get(statsKey(byte(game), run, key))
+			if errors.Is(err, badger.ErrKeyNotFound) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			err = item.Value(func(b []byte) error {
+				v, err := decodeStats(b)
+				if err != nil {
+					return err
+				}
+				count += len(v.Games)
+				for _, p := range v.Games {
+					first = min(first, p.Gid)
+					stats = append(stats, GameHit{p.Gid, -1, v.Moves[p.Slot].Code})
+				}
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil || !covered {
+		return nil, 0, false, err
+	}
+	// The stats are pos's when their first game reached it (Position).
+	id := ""
+	statsFrom := ^uint32(0)
+	if count > 0 {
+		_, _, found, err := s.findIn(first, pos, key, &id)
+		if err != nil {
+			return nil, 0, false, err
+		}
+		if found {
+			hits, total, statsFrom = stats, count, first
+		}
+	}
+	tail, err := s.tailGames(game, pos, key, &id, func(gid uint32) bool { return gid >= statsFrom })
+	if err != nil {
+		return nil, 0, false, err
+	}
+	return append(hits, tail...), total + len(tail), true, nil
 }
 
 func mergeStatsMoves(res *PositionStats, m MoveStats) {

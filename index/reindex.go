@@ -35,6 +35,13 @@ func (s *Store) ReindexPositions() error {
 	if err := s.dropPopularKeys(); err != nil {
 		return err
 	}
+	// The runs written from here on write their heads (head.go).
+	if err := s.dropHeads(); err != nil {
+		return err
+	}
+	if err := s.updateManifest(func(m *manifest) { m.Heads = true }); err != nil {
+		return err
+	}
 	w := &Writer{s: s, counts: newOpeningCounts(), popular: &[4]keySet{}}
 	w.counts.changed = true
 	next := s.man.NextGid

@@ -82,17 +82,10 @@ func (v *statsValue) slot(code uint16) uint16 {
 
 // encodeStats packs a stats value:
 //
-//	uvarint nMoves, per move: code(2) games firstWins draws secondWins
-//	ratingSum rated lastDate (uvarints);
+//	the moves' aggregates (appendMoves);
 //	uvarint nGames, per game: gid delta, slot (uvarints).
 func encodeStats(dst []byte, v *statsValue) []byte {
-	dst = binary.AppendUvarint(dst, uint64(len(v.Moves)))
-	for _, m := range v.Moves {
-		dst = binary.BigEndian.AppendUint16(dst, m.Code)
-		for _, x := range [...]uint64{uint64(m.Games), uint64(m.FirstWins), uint64(m.Draws), uint64(m.SecondWins), m.RatingSum, uint64(m.Rated), uint64(m.LastDate)} {
-			dst = binary.AppendUvarint(dst, x)
-		}
-	}
+	dst = appendMoves(dst, v.Moves)
 	dst = binary.AppendUvarint(dst, uint64(len(v.Games)))
 	prev := uint32(0)
 	for _, g := range v.Games {
@@ -103,22 +96,32 @@ func encodeStats(dst []byte, v *statsValue) []byte {
 	return dst
 }
 
-func decodeStats(b []byte) (*statsValue, error) { return decodeStatsUpTo(b, -1) }
-
-// decodeStatsUpTo decodes the aggregates and at most maxGames postings
-// (all when negative): a tree needs the aggregates and one game to verify
-// the position with, not the million postings of an opening position.
-func decodeStatsUpTo(b []byte, maxGames int) (*statsValue, error) {
-	d := decoder{b: b}
-	n := d.uvarint()
-	if n > uint64(len(b)) {
-		return nil, fmt.Errorf("index: corrupt stats value")
+// appendMoves appends per-move aggregates: uvarint n, then per move its
+// code (2 bytes) and games, firstWins, draws, secondWins, ratingSum,
+// rated, lastDate (uvarints). Stats values and their heads (head.go)
+// start with them.
+func appendMoves(dst []byte, moves []MoveStats) []byte {
+	dst = binary.AppendUvarint(dst, uint64(len(moves)))
+	for _, m := range moves {
+		dst = binary.BigEndian.AppendUint16(dst, m.Code)
+		for _, x := range [...]uint64{uint64(m.Games), uint64(m.FirstWins), uint64(m.Draws), uint64(m.SecondWins), m.RatingSum, uint64(m.Rated), uint64(m.LastDate)} {
+			dst = binary.AppendUvarint(dst, x)
+		}
 	}
-	v := &statsValue{Moves: make([]MoveStats, n)}
-	for i := range v.Moves {
-		m := &v.Moves[i]
+	return dst
+}
+
+// moves reads what appendMoves wrote.
+func (d *decoder) moves() ([]MoveStats, error) {
+	n := d.uvarint()
+	if d.err != nil || n > uint64(len(d.b)) {
+		return nil, errShort
+	}
+	moves := make([]MoveStats, n)
+	for i := range moves {
+		m := &moves[i]
 		if len(d.b) < 2 {
-			return nil, fmt.Errorf("index: corrupt stats value")
+			return nil, errShort
 		}
 		m.Code = binary.BigEndian.Uint16(d.b)
 		d.b = d.b[2:]
@@ -130,6 +133,21 @@ func decodeStatsUpTo(b []byte, maxGames int) (*statsValue, error) {
 		m.Rated = uint32(d.uvarint())
 		m.LastDate = uint32(d.uvarint())
 	}
+	return moves, d.err
+}
+
+func decodeStats(b []byte) (*statsValue, error) { return decodeStatsUpTo(b, -1) }
+
+// decodeStatsUpTo decodes the aggregates and at most maxGames postings
+// (all when negative): a tree needs the aggregates and one game to verify
+// the position with, not the million postings of an opening position.
+func decodeStatsUpTo(b []byte, maxGames int) (*statsValue, error) {
+	d := decoder{b: b}
+	moves, err := d.moves()
+	if err != nil {
+		return nil, fmt.Errorf("index: corrupt stats value")
+	}
+	v := &statsValue{Moves: moves}
 	ng := d.uvarint()
 	if ng > uint64(len(b)) {
 		return nil, fmt.Errorf("index: corrupt stats value")

@@ -91,6 +91,13 @@ type manifest struct {
 	// PopularKeys: every key with a stats value has its P| entry
 	// (popular.go).
 	PopularKeys bool `json:"popular_keys,omitempty"`
+	// Heads: no live run has a head (head.go) that disagrees with its
+	// stats value, and every live stats value of headMinGames games or
+	// more has one. An xqdb that does not know the field drops it when it
+	// writes the manifest, and may have rewritten stats values without
+	// their heads: readers then ignore the heads until a writer rewrites
+	// them (indexHeads).
+	Heads bool `json:"heads,omitempty"`
 }
 
 func (m *manifest) live(run uint32) bool { return slices.Contains(m.LiveRuns, run) }
@@ -179,7 +186,7 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 	}
 	if !opts.ReadOnly && len(s.man.Deleting) > 0 {
-		if err := s.finishDelete(nil); err != nil {
+		if err := s.finishDelete(nil, true); err != nil {
 			s.Close()
 			return nil, fmt.Errorf("index: finish the interrupted deletion: %w", err)
 		}
@@ -373,13 +380,13 @@ func (s *Store) Read(fn func() error) error {
 }
 
 // cleanPending removes what an interrupted run or merge wrote, and the
-// runs a merge replaced: game records at or past NextGid, and the stats
-// and tail values of the Pending run (not committed) and of the Garbage
-// runs. A run's values sort together, so it reads those runs only. It used
-// to walk every stats and tail key, skipping the live runs: after a
-// merge at a million games that meant reading the dead values of every
-// earlier merge that Badger had not yet compacted away (1.7 CPU-seconds of
-// a 10,000-game import).
+// runs a merge replaced: game records at or past NextGid, and the stats,
+// tail and head values of the Pending run (not committed) and of the
+// Garbage runs. A run's values sort together, so it reads those runs
+// only. It used to walk every stats and tail key, skipping the live runs:
+// after a merge at a million games that meant reading the dead values of
+// every earlier merge that Badger had not yet compacted away (1.7
+// CPU-seconds of a 10,000-game import).
 func (s *Store) cleanPending() error {
 	if s.man.Pending != 0 && s.man.live(s.man.Pending) {
 		// An older xqdb stopped after committing a merge: its merged runs
@@ -397,7 +404,7 @@ func (s *Store) cleanPending() error {
 			return err
 		}
 		for _, run := range runs {
-			for _, kind := range []byte{prefixStats, prefixTail} {
+			for _, kind := range runKinds {
 				for game := byte(0); game < 4; game++ {
 					prefix := runPrefix(kind, game, run)
 					if err := deleteFrom(txn, wb, prefix, prefix); err != nil {
@@ -449,7 +456,7 @@ func (s *Store) cleanDeadRuns() error {
 		}
 		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
 		defer it.Close()
-		for _, kind := range []byte{prefixStats, prefixTail} {
+		for _, kind := range runKinds {
 			prefix := []byte{kind, '|'}
 			for it.Seek(prefix); it.ValidForPrefix(prefix); {
 				k := it.Item().Key()

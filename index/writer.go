@@ -520,6 +520,11 @@ func (w *Writer) writeRun(rd *runData) error {
 			return err
 		}
 	}
+	if !s.man.Heads {
+		if err := s.indexHeads(); err != nil {
+			return err
+		}
+	}
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	for _, p := range rd.recs {
@@ -558,6 +563,7 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 	occ, starts := bucketOccurrences(rd.occ)
 	firstGid := rd.recs[0].gid
 	attrsOf := func(gid uint32) Attrs { return rd.attrs[gid-firstGid] }
+	dateOf := func(gid uint32) uint32 { return rd.attrs[gid-firstGid].Date }
 	promote := w.s.opts.PromoteAt
 	var tail tailWriter
 	tail.init(wb, rd.run, rd.scale)
@@ -609,6 +615,9 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 				v.add(o.gid, o.code, attrsOf(o.gid))
 			}
 			if err := wb.Set(statsKey(byte(game), rd.run, key), encodeStats(nil, &v)); err != nil {
+				return err
+			}
+			if err := putHead(wb, byte(game), rd.run, key, &v, dateOf); err != nil {
 				return err
 			}
 		}

@@ -57,18 +57,53 @@ type ListRequest struct {
 	Offset int
 }
 
+// newestGames is a store that lists the first games of a position in the
+// default order without reading every game that reached it
+// (index.Store.NewestGames, from the heads of its large stats values).
+type newestGames interface {
+	NewestGames(game engine.Game, pos engine.Position, n int) (hits []index.GameHit, total int, ok bool, err error)
+}
+
+// newestFirst answers a request for the first page of a position's games,
+// newest first and unfiltered, when the store can list its first games:
+// hits that hold the page's games, and the list's length. An opening
+// position's page sorted hundreds of thousands of games (issue 18). ok
+// is false for other requests and when the store cannot tell.
+func newestFirst(s index.DB, req ListRequest) (hits []hit, total int, ok bool, err error) {
+	ng, can := s.(newestGames)
+	_, mirrored := mirrorOf(req.Position, req.Options)
+	if !can || (req.Sort != ByDateDesc && req.Sort != "") || req.Query != "" || req.Filter != "" || mirrored || req.Limit <= 0 {
+		return nil, 0, false, nil
+	}
+	g := req.Position.Game()
+	hs, total, ok, err := ng.NewestGames(g, req.Position, max(req.Offset, 0)+req.Limit)
+	if err != nil || !ok {
+		return nil, 0, false, err
+	}
+	return appendHits(nil, g, hs, false), total, true, nil
+}
+
 // Games lists the games of a request, sorted and paginated.
 func Games(s index.DB, req ListRequest) (*GameList, error) {
 	var hits []hit
+	total := -1 // len(hits), unless the store counted them (newestFirst)
 	if req.Position != nil {
-		_, hs, err := positionHits(s, req.Position, req.Options, true)
+		hs, n, ok, err := newestFirst(s, req)
 		if err != nil {
 			return nil, err
 		}
-		if hits, err = filterHits(s, hs, req.Options); err != nil {
-			return nil, err
+		if ok {
+			hits, total = hs, n
+		} else {
+			_, hs, err := positionHits(s, req.Position, req.Options, true)
+			if err != nil {
+				return nil, err
+			}
+			if hits, err = filterHits(s, hs, req.Options); err != nil {
+				return nil, err
+			}
+			hits = uniqueGames(hits)
 		}
-		hits = uniqueGames(hits)
 	} else {
 		ids, err := s.Search(nil, req.Query, req.Filter)
 		if err != nil {
@@ -79,7 +114,10 @@ func Games(s index.DB, req ListRequest) (*GameList, error) {
 		}
 	}
 	sortHits(s, hits, req.Sort)
-	out := &GameList{Total: len(hits)}
+	if total < 0 {
+		total = len(hits)
+	}
+	out := &GameList{Total: total}
 	lo := min(max(req.Offset, 0), len(hits))
 	hi := len(hits)
 	if req.Limit > 0 {

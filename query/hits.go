@@ -41,37 +41,56 @@ func positionHits(s index.DB, pos engine.Position, opt Options, withGames bool) 
 		if err != nil {
 			return err
 		}
-		conv := func(code uint16) (engine.Move, bool) {
-			if code == index.EndSlot {
-				return 0, true
-			}
-			m := games.FromWireCode(g, code)
-			if mirrored {
-				m = xiangqi.MirrorMove(m)
-			}
-			return m, false
-		}
 		for _, ms := range st.Moves {
-			m, end := conv(ms.Code)
+			m, end := moveOf(g, ms.Code, mirrored)
 			aggs = addAgg(aggs, m, end, ms)
 		}
-		for _, gh := range st.Games {
-			m, end := conv(gh.Code)
-			hits = append(hits, hit{gid: gh.Gid, ply: gh.Ply, move: m, end: end})
-		}
+		hits = appendHits(hits, g, st.Games, mirrored)
 		return nil
 	}
 	if err := add(pos, false); err != nil {
 		return nil, nil, err
 	}
-	if opt.Mirror && g == engine.Xiangqi {
-		if xp, ok := pos.(*xiangqi.Position); ok && xp.MirrorKey() != xp.Key() {
-			if err := add(xp.Mirror(), true); err != nil {
-				return nil, nil, err
-			}
+	if mp, ok := mirrorOf(pos, opt); ok {
+		if err := add(mp, true); err != nil {
+			return nil, nil, err
 		}
 	}
 	return aggs, hits, nil
+}
+
+// mirrorOf returns the mirror image of pos that opt asks to look up with
+// it: a Xiangqi position's, with Mirror, when it is another position.
+func mirrorOf(pos engine.Position, opt Options) (engine.Position, bool) {
+	if !opt.Mirror || pos.Game() != engine.Xiangqi {
+		return nil, false
+	}
+	if xp, ok := pos.(*xiangqi.Position); ok && xp.MirrorKey() != xp.Key() {
+		return xp.Mirror(), true
+	}
+	return nil, false
+}
+
+// moveOf turns a stored wire code into the move in the asked orientation
+// (end: the game ended there).
+func moveOf(g engine.Game, code uint16, mirrored bool) (m engine.Move, end bool) {
+	if code == index.EndSlot {
+		return 0, true
+	}
+	m = games.FromWireCode(g, code)
+	if mirrored {
+		m = xiangqi.MirrorMove(m)
+	}
+	return m, false
+}
+
+// appendHits appends the games of a position lookup as hits.
+func appendHits(hits []hit, g engine.Game, gs []index.GameHit, mirrored bool) []hit {
+	for _, gh := range gs {
+		m, end := moveOf(g, gh.Code, mirrored)
+		hits = append(hits, hit{gid: gh.Gid, ply: gh.Ply, move: m, end: end})
+	}
+	return hits
 }
 
 // moveAgg is the tree line of one next move.
