@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -23,10 +22,8 @@ func (s *Store) Compact() error {
 	if s.opts.ReadOnly {
 		return errors.New("index: store is open read-only")
 	}
-	if len(s.man.LiveRuns) > 1 {
-		if err := s.mergeRuns(slices.Clone(s.man.LiveRuns)); err != nil {
-			return fmt.Errorf("index: merge runs: %w", err)
-		}
+	if err := s.mergeAll(); err != nil {
+		return fmt.Errorf("index: merge runs: %w", err)
 	}
 	if err := s.compactMeta(true); err != nil {
 		return fmt.Errorf("index: merge metadata: %w", err)

@@ -177,9 +177,9 @@ func decodeHead(b []byte) (*statsHead, error) {
 // putHead writes the head of run's stats value v at key, when v is large
 // enough to have one. The caller knows no head is stored there yet (a new
 // run's key), so nothing is deleted.
-func putHead(wb *badger.WriteBatch, game byte, run uint32, key uint64, v *statsValue, date func(uint32) uint32) error {
+func putHead(set func(k, v []byte) error, game byte, run uint32, key uint64, v *statsValue, date func(uint32) uint32) error {
 	if h := headOf(v, date); h != nil {
-		return wb.Set(headKey(game, run, key), encodeHead(nil, h))
+		return set(headKey(game, run, key), encodeHead(nil, h))
 	}
 	return nil
 }
@@ -243,7 +243,7 @@ func (s *Store) indexHeads() error {
 				if err != nil {
 					return err
 				}
-				return putHead(wb, game, runOf(item.Key()), key, v, dates.date)
+				return putHead(wb.Set, game, runOf(item.Key()), key, v, dates.date)
 			})
 		})
 	})
