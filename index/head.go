@@ -174,9 +174,10 @@ func decodeHead(b []byte) (*statsHead, error) {
 	return h, nil
 }
 
-// putHead writes the head of run's stats value v at key, when v is large
-// enough to have one. The caller knows no head is stored there yet (a new
-// run's key), so nothing is deleted.
+// putHead writes, with set (a write batch's or a transaction's Set), the
+// head of run's stats value v at key, when v is large enough to have one.
+// The caller knows no head is stored there yet (a new run's key), so
+// nothing is deleted.
 func putHead(set func(k, v []byte) error, game byte, run uint32, key uint64, v *statsValue, date func(uint32) uint32) error {
 	if h := headOf(v, date); h != nil {
 		return set(headKey(game, run, key), encodeHead(nil, h))
