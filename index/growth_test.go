@@ -376,3 +376,68 @@ func TestLargeImportLeavesOneLevel(t *testing.T) {
 		t.Fatalf("after a large import: %d level-0 tables, %d levels used; want 0 and 1", l0, used)
 	}
 }
+
+// TestDuplicateCheckReadsCommittedGamesOnly: a writer asks the store's
+// h| values only for games committed before it started. Into an empty
+// store it reads none (a point read per game found nothing); into a
+// store with games it reads them, but drops the gids a run a crash left
+// uncommitted wrote there, which this writer hands out again: kept, they
+// came before its own gids in the value it writes back, which then no
+// longer decoded ("corrupt game hash value") at the next import.
+func TestDuplicateCheckReadsCommittedGamesOnly(t *testing.T) {
+	gs := randomGames(t, 30)
+	dir := t.TempDir()
+	add := func(s *Store, gs []*Game, wantDups int) {
+		t.Helper()
+		w, err := s.NewWriter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		dups := 0
+		for _, g := range gs {
+			res, err := w.Add(g)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Duplicate {
+				dups++
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if dups != wantDups {
+			t.Fatalf("%d duplicates, want %d", dups, wantDups)
+		}
+	}
+	s, err := Open(dir, Options{RunGames: 7})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { s.Close() }()
+	add(s, gs[:20], 0)
+	if s.hashReads != 0 {
+		t.Errorf("a writer into an empty store read %d h| values, want 0", s.hashReads)
+	}
+	// A run a crash left uncommitted listed game 25's moves under a gid
+	// past the committed ones.
+	p, err := Prepare(gs[25])
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb := s.db.NewWriteBatch()
+	if err := wb.Set(hashKey(p.attrs.Hash), encodeGids([]uint32{s.man.NextGid + 10})); err != nil {
+		t.Fatal(err)
+	}
+	if err := wb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	add(s, gs[20:], 0)
+	if s.hashReads == 0 {
+		t.Errorf("a writer into a store with games read no h| value")
+	}
+	add(s, gs, len(gs))
+	if s.Games() != len(gs) {
+		t.Errorf("%d games, want %d", s.Games(), len(gs))
+	}
+}

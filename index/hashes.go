@@ -43,6 +43,7 @@ func decodeGids(b []byte) ([]uint32, error) {
 
 // hashGids returns the games stored under moves hash h.
 func (s *Store) hashGids(h uint64) ([]uint32, error) {
+	s.hashReads++
 	var gids []uint32
 	err := s.db.View(func(txn *badger.Txn) error {
 		item, err := txn.Get(hashKey(h))

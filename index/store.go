@@ -142,6 +142,10 @@ type Store struct {
 	// mergeRead counts the bytes of runs' values merges read (merge.go).
 	mergeRead int64
 
+	// hashReads counts the h| values read for duplicate checks (by the
+	// writer's goroutine only): tests check when a writer skips them.
+	hashReads int
+
 	fieldsOnce sync.Once
 	fields     fieldSet // the metadata index's fields, for queries
 }
