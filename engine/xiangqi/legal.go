@@ -32,6 +32,14 @@ func (p *Position) kingAttacked(ksq uint8, by engine.Color) bool {
 			return true
 		}
 	}
+	return p.pointAttacked(ksq, by)
+}
+
+// pointAttacked is kingAttacked by horses and soldiers: the attacks that
+// do not come along a line.
+func (p *Position) pointAttacked(ksq uint8, by engine.Color) bool {
+	enemy := colorBit(by)
+	b := &p.board
 	// A horse attacks through the point diagonally next to its target.
 	for i, d := range diagSteps {
 		if b[step(ksq, d)] != empty {
@@ -88,16 +96,9 @@ func (p *Position) generalsFacing() bool {
 	return true
 }
 
-// AppendLegalMoves appends the legal moves of the side to move to dst.
-//
-// Pseudo-legal moves are filtered by what they could change for the mover's
-// general (RULES X10, X11). In check, or when the general itself moves, the
-// move is tried on the board and the general's square tested in full.
-// Otherwise only three things can expose the general: the piece leaves the
-// general's rank or file (uncovering a chariot, cannon or the other general,
-// or turning a cannon's second screen into its only one), it lands on that
-// rank or file (becoming a cannon's screen), or it leaves a point diagonally
-// next to the general (a horse's leg). Only those lines are re-examined.
+// AppendLegalMoves appends the legal moves of the side to move to dst:
+// the pseudo-legal moves, filtered by what they could change for the
+// mover's general (keepPiece).
 func (p *Position) AppendLegalMoves(dst []engine.Move) []engine.Move {
 	start := len(dst)
 	return p.keepLegal(p.appendPseudo(dst), start)
@@ -106,60 +107,209 @@ func (p *Position) AppendLegalMoves(dst []engine.Move) []engine.Move {
 // keepLegal keeps the legal moves among the pseudo-legal moves dst[start:],
 // which come grouped by piece (see AppendLegalMoves).
 func (p *Position) keepLegal(dst []engine.Move, start int) []engine.Move {
-	them := p.side.Other()
-	enemy := colorBit(them)
-	ksq := p.sq[generalID(p.side)]
+	g := p.newGuard()
 	n := start
-	if p.kingAttacked(ksq, them) {
-		for i := start; i < len(dst); i++ {
-			if m := dst[i]; p.safeAfter(MoveFrom(m), MoveTo(m), ksq, them) {
-				dst[n] = m
+	for i := start; i < len(dst); {
+		// Moves arrive grouped by piece, so what the from-square means
+		// for the general is worked out once per piece.
+		from := MoveFrom(dst[i])
+		j := i + 1
+		for j < len(dst) && MoveFrom(dst[j]) == from {
+			j++
+		}
+		n += copy(dst[n:], p.keepPiece(&g, dst[i:j], from))
+		i = j
+	}
+	return dst[:n]
+}
+
+// guard is what deciding the legality of the side to move's moves needs
+// to know of the position, worked out once for all of them: in the
+// middle of a game most moves' legality is then read off it without
+// trying the move on the board.
+type guard struct {
+	ksq     uint8 // the mover's general
+	them    engine.Color
+	inCheck bool
+	// screenEnd[i] is, when the first piece from ksq in direction
+	// orthSteps[i] is an enemy cannon, that cannon's square; else ksq.
+	// A piece landing on an empty point between the two becomes the
+	// cannon's screen (RULES X7) and exposes the general.
+	screenEnd [4]uint8
+	// anyScreen says that some screenEnd is set.
+	anyScreen bool
+	// exposers are the points whose piece, leaving them for a point off
+	// their line, exposes the general (0 where unused): the first piece
+	// of a line with an enemy chariot (or, on the file, the other
+	// general: RULES X10) behind it or an enemy cannon second behind it,
+	// and the second piece of a line with an enemy cannon behind it (the
+	// first would be the cannon's only screen).
+	exposers [8]uint8
+	// legs[i] is the point ksq+diagSteps[i] when a piece of the side to
+	// move stands there with an enemy horse behind it (RULES X6: the
+	// piece blocks the horse's leg), else 0. Leaving it exposes the
+	// general unless the move takes that horse and no other stands behind.
+	legs [4]uint8
+}
+
+func (p *Position) newGuard() guard {
+	ksq := p.sq[generalID(p.side)]
+	g := guard{ksq: ksq, them: p.side.Other()}
+	if p.pointAttacked(ksq, g.them) {
+		g.inCheck = true
+		return g // every move is tried on the board
+	}
+	enemy := colorBit(g.them)
+	b := &p.board
+	n := 0
+	// Each line's first three pieces tell whether it gives check
+	// (kingAttacked's rays) and which points shield or screen.
+	for i, d := range orthSteps {
+		g.screenEnd[i] = ksq
+		// The first three pieces on the line (wall when fewer).
+		var sq [3]uint8
+		t := ksq
+		for j := range sq {
+			if b[t] == wall {
+				sq[j] = t
+				continue
+			}
+			t = step(t, d)
+			for b[t] == empty {
+				t = step(t, d)
+			}
+			sq[j] = t
+		}
+		id1, id2, id3 := b[sq[0]], b[sq[1]], b[sq[2]]
+		if id1&enemy != 0 && (kindOf[id1] == Chariot || kindOf[id1] == General && (d == north || d == south)) ||
+			id1 != wall && id2&enemy != 0 && kindOf[id2] == Cannon {
+			g = guard{ksq: ksq, them: g.them, inCheck: true}
+			return g
+		}
+		cannon3 := id3&enemy != 0 && kindOf[id3] == Cannon
+		switch {
+		case id1 == wall:
+			continue
+		case id1&enemy != 0:
+			if kindOf[id1] == Cannon {
+				g.screenEnd[i], g.anyScreen = sq[0], true
+			}
+		case id2&enemy != 0 && (kindOf[id2] == Chariot || kindOf[id2] == General && (d == north || d == south)) || cannon3:
+			g.exposers[n] = sq[0]
+			n++
+		}
+		// The second piece shields from a cannon third whatever the
+		// first piece's side.
+		if cannon3 && id2&enemy == 0 {
+			g.exposers[n] = sq[1]
+			n++
+		}
+	}
+	for i, d := range diagSteps {
+		if leg := step(ksq, d); b[leg] != empty && b[leg] != wall && p.horseThrough(ksq, i, enemy) {
+			g.legs[i] = leg
+		}
+	}
+	return g
+}
+
+// legOf returns i when from is legs[i], else -1.
+func (g *guard) legOf(from uint8) int {
+	for i, s := range g.legs {
+		if s == from {
+			return i
+		}
+	}
+	return -1
+}
+
+// exposes reports whether the piece on from exposes the general when it
+// leaves from for a point off from's line to the general.
+func (g *guard) exposes(from uint8) bool {
+	for _, s := range g.exposers {
+		if s == from {
+			return true
+		}
+	}
+	return false
+}
+
+// screens reports whether to lies between the general and a cannon that
+// would capture it over a piece landing on to (see screenEnd).
+func (g *guard) screens(to uint8) bool {
+	k, e := g.ksq, &g.screenEnd
+	switch {
+	case !g.anyScreen:
+		return false
+	case to&15 == k&15: // the file: north, then south
+		return to > k && to < e[0] || to < k && to > e[1]
+	case to>>4 == k>>4: // the rank: east, then west
+		return to > k && to < e[2] || to < k && to > e[3]
+	}
+	return false
+}
+
+// keepPiece keeps the legal moves among moves, the pseudo-legal moves of
+// the side to move's piece on from.
+//
+// In check, or when the general itself moves, each move is tried on the
+// board and the general's square tested in full. Otherwise only three
+// things can expose the general (RULES X10, X11): the piece leaves the
+// general's rank or file (uncovering a chariot, cannon or the other
+// general, or turning a cannon's second screen into its only one), it
+// lands on that rank or file (becoming a cannon's screen), or it leaves a
+// point diagonally next to the general (a horse's leg). The guard knows
+// the points whose leaving exposes it and the points where landing does
+// (a capture keeps a line's pieces as they were, and the side to move is
+// not in check); only a move along the general's line, which changes
+// the order of that line's pieces, is tried on the board.
+func (p *Position) keepPiece(g *guard, moves []engine.Move, from uint8) []engine.Move {
+	ksq := g.ksq
+	n := 0
+	if g.inCheck || from == ksq {
+		for _, m := range moves {
+			if p.safeAfter(from, MoveTo(m), ksq, g.them) {
+				moves[n] = m
 				n++
 			}
 		}
-		return dst[:n]
+		return moves[:n]
 	}
-	b := &p.board
-	kf, kr := ksq&15, ksq>>4
-	// Moves arrive grouped by piece, so what the from-square means for
-	// the general is worked out once per piece.
-	var lastFrom uint8
-	var dFrom int8
-	leg := -1
-	fromRisky := false
-	for i := start; i < len(dst); i++ {
-		m := dst[i]
-		from, to := MoveFrom(m), MoveTo(m)
-		if from != lastFrom {
-			lastFrom = from
-			dFrom, leg = lineStep(ksq, from), legIndex(ksq, from)
-			fromRisky = dFrom != 0 || leg >= 0
-		}
-		if !fromRisky && to&15 != kf && to>>4 != kr {
-			dst[n] = m
-			n++
+	dFrom := lineStep(ksq, from)
+	exposes := g.exposes(from)
+	leg := g.legOf(from)
+	if dFrom == 0 && !exposes && leg < 0 && !g.anyScreen {
+		return moves // the common case: nothing this piece does matters
+	}
+	enemy := colorBit(g.them)
+	for _, m := range moves {
+		to := MoveTo(m)
+		switch {
+		case dFrom != 0 && lineStep(ksq, to) == dFrom:
+			if p.exposedAfter(from, to, func() bool { return p.rayAttacked(ksq, dFrom, enemy) }) {
+				continue
+			}
+		case exposes || g.screens(to):
 			continue
-		}
-		if from == ksq {
-			if !p.safeAfter(from, to, ksq, them) {
-				continue
-			}
-		} else {
-			dTo := lineStep(ksq, to)
-			pc, captured := b[from], b[to]
-			b[to], b[from] = pc, empty
-			exposed := dFrom != 0 && p.rayAttacked(ksq, dFrom, enemy) ||
-				dTo != 0 && dTo != dFrom && p.rayAttacked(ksq, dTo, enemy) ||
-				leg >= 0 && p.horseThrough(ksq, leg, enemy)
-			b[from], b[to] = pc, captured
-			if exposed {
+		case leg >= 0:
+			if p.exposedAfter(from, to, func() bool { return p.horseThrough(ksq, leg, enemy) }) {
 				continue
 			}
 		}
-		dst[n] = m
+		moves[n] = m
 		n++
 	}
-	return dst[:n]
+	return moves[:n]
+}
+
+// exposedAfter tries from→to on the board and asks attacked.
+func (p *Position) exposedAfter(from, to uint8, attacked func() bool) bool {
+	b := &p.board
+	pc, captured := b[from], b[to]
+	b[to], b[from] = pc, empty
+	a := attacked()
+	b[from], b[to] = pc, captured
+	return a
 }
 
 // lineStep returns the step from ksq towards sq when they share a rank or

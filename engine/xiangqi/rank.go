@@ -1,7 +1,7 @@
 package xiangqi
 
 import (
-	"slices"
+	"math/bits"
 
 	"github.com/xqdb/xqdb/engine"
 )
@@ -42,39 +42,43 @@ func (p *Position) MoveRank(m engine.Move) (int, bool) {
 }
 
 // MoveAtRank is the inverse of MoveRank: the legal move whose rank is r,
-// and false when there are not r+1 legal moves. Codes order moves by
-// from-point, so the pieces are taken in point order and only the moves of
-// the pieces up to the one making move r are generated and tested.
+// and false when there are not r+1 legal moves. Every ply of a stored
+// record is read through it, so it does as little as the order allows.
+// Codes order moves by from-point (Index90 and the mailbox square ascend
+// together), so the pieces are taken in point order, the legality of each
+// one's moves decided by one guard worked out once for the position
+// (keepPiece: most pieces' moves need no trial on the board), and only
+// the moves of the piece that makes move r are ordered.
 func (p *Position) MoveAtRank(r int) (engine.Move, bool) {
 	if r < 0 {
 		return 0, false
 	}
-	type piece struct {
-		point int
-		id    uint8
-	}
-	var pieces [16]piece
-	n := 0
+	// The side's points as a set of mailbox squares, read back in order.
+	var set [4]uint64
 	base := idBase(p.side)
 	for id := base; id < base+16; id++ {
-		if from := p.sq[id]; from != 0 {
-			pt := Index90(from)
-			i := n
-			for ; i > 0 && pieces[i-1].point > pt; i-- {
-				pieces[i] = pieces[i-1]
-			}
-			pieces[i] = piece{pt, id}
-			n++
-		}
+		sq := p.sq[id]
+		set[sq>>6] |= 1 << (sq & 63) // an absent piece sets bit 0: never a point
 	}
-	var buf [MaxMoves]engine.Move
-	for _, pc := range pieces[:n] {
-		moves := p.keepLegal(p.appendPieceMoves(buf[:0], kindOf[pc.id], p.sq[pc.id]), 0)
-		if r < len(moves) {
-			slices.SortFunc(moves, func(a, b engine.Move) int { return wireCode(a) - wireCode(b) })
-			return moves[r], true
+	set[0] &^= 1
+	g := p.newGuard()
+	var buf [17]engine.Move // a chariot or cannon has at most 17 moves
+	for w, bitsLeft := range set {
+		for ; bitsLeft != 0; bitsLeft &= bitsLeft - 1 {
+			from := uint8(w<<6 | bits.TrailingZeros64(bitsLeft))
+			moves := p.keepPiece(&g, p.appendPieceMoves(buf[:0], kindOf[p.board[from]], from), from)
+			if r < len(moves) {
+				// One from-point: the move's value orders by to-point.
+				// At most 17 moves: an insertion sort.
+				for i := 1; i < len(moves); i++ {
+					for j := i; j > 0 && moves[j] < moves[j-1]; j-- {
+						moves[j], moves[j-1] = moves[j-1], moves[j]
+					}
+				}
+				return moves[r], true
+			}
+			r -= len(moves)
 		}
-		r -= len(moves)
 	}
 	return 0, false
 }
