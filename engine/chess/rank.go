@@ -46,10 +46,11 @@ func (p *Position) RankLegal(m engine.Move) int {
 }
 
 // MoveAtRank is the inverse of MoveRank: the legal move whose rank is r,
-// and false when there are not r+1 legal moves. Counting finds it without
-// sorting the legal moves: countBelow, bisected over the own pieces'
-// squares, tells which piece makes the move of rank r (non-promotions come
-// by from-square), and only that piece's moves are listed.
+// and false when there are not r+1 legal moves. Every ply of a stored
+// record is read through it. Non-promotions come first in code order, by
+// from-square: one pass (countEach) counts each own square's legal
+// non-promotions, the squares are walked in order to the one that makes
+// move r, and only that piece's moves are listed.
 func (p *Position) MoveAtRank(r int) (engine.Move, bool) {
 	b := &p.b
 	g := p.info()
@@ -58,8 +59,8 @@ func (p *Position) MoveAtRank(r int) (engine.Move, bool) {
 	}
 	var buf [maxMoves]engine.Move
 	var codes [maxMoves]uint16
-	// nth lists the moves from the squares of from to target, keeps the
-	// promotions or the others, and returns the nth in code order.
+	// nth lists the moves from the squares of from, keeps the promotions
+	// or the others, and returns the nth in code order.
 	nth := func(from uint64, promotions bool, n int) (engine.Move, bool) {
 		k := 0
 		for _, m := range b.genLegalFrom(buf[:0], g, from, ^uint64(0)) {
@@ -74,32 +75,76 @@ func (p *Position) MoveAtRank(r int) (engine.Move, bool) {
 		slices.Sort(codes[:k])
 		return engine.Move(codes[n]), true
 	}
-	if total := b.countBelow(g, 63, ^uint64(0)); r >= total {
-		return nth(^uint64(0), true, r-total)
+	var counts [64]uint8
+	b.countEach(g, &counts)
+	for own := g.own; own != 0; own &= own - 1 {
+		s := lsb(own)
+		if r < int(counts[s]) {
+			return nth(bit(s), false, r)
+		}
+		r -= int(counts[s])
 	}
-	// The piece: the last own square s whose moves start at a rank <= r.
-	var sq [16]Square
-	n := 0
-	for own := g.own; own != 0 && n < len(sq); own &= own - 1 {
-		sq[n] = lsb(own)
-		n++
+	return nth(^uint64(0), true, r)
+}
+
+// countEach sets n[s] to the number of legal non-promotions from each own
+// square s: countBelow's count, kept apart by square.
+func (b *board) countEach(g *genInfo, n *[64]uint8) {
+	const promoRanks = rank1 | rank8
+	us := b.side
+	ub := Piece(us) << 3
+	ksq := g.ksq
+	kn := popcount(b.safe(g, kingAttacks[ksq]&^g.own))
+	if g.checkers == 0 && b.castle != 0 {
+		var buf [2]engine.Move
+		kn += len(b.appendCastles(buf[:0], g, ^uint64(0)))
 	}
-	if g.own&^(bit(sq[n-1])<<1-1) != 0 {
-		n = 0 // more than 16 pieces (a composed position): bisect none
+	n[ksq] = uint8(kn)
+	if g.checkers&(g.checkers-1) != 0 {
+		return // double check: only the king moves
 	}
-	lo, hi := 0, n // sq[lo] starts at <= r; find the last such
-	for hi-lo > 1 {
-		mid := (lo + hi) / 2
-		if b.countBelow(g, sq[mid], 0) <= r {
-			lo = mid
-		} else {
-			hi = mid
+	mask := g.checkMask &^ g.own
+	for pcs := b.bb[ub|Piece(Knight)] &^ g.pinned; pcs != 0; pcs &= pcs - 1 {
+		s := lsb(pcs)
+		n[s] = uint8(popcount(knightAttacks[s] & mask))
+	}
+	q := b.bb[ub|Piece(Queen)]
+	for pcs := b.bb[ub|Piece(Bishop)] | q; pcs != 0; pcs &= pcs - 1 {
+		s := lsb(pcs)
+		n[s] = uint8(popcount(bishopAttacks(s, g.occ) & mask & g.pinLine(s)))
+	}
+	for pcs := b.bb[ub|Piece(Rook)] | q; pcs != 0; pcs &= pcs - 1 {
+		s := lsb(pcs)
+		n[s] += uint8(popcount(rookAttacks(s, g.occ) & mask & g.pinLine(s)))
+	}
+	// Pawn targets, each counted on the square its pawn stands on.
+	p1, p2, cl, cr := b.pawnTargets(g, mask)
+	d1, d2, dl, dr := 8, 16, 7, 9
+	if us == Black {
+		d1, d2, dl, dr = -8, -16, -9, -7
+	}
+	for _, t := range [4]struct {
+		targets uint64
+		d       int
+	}{{p1, d1}, {p2, d2}, {cl, dl}, {cr, dr}} {
+		for x := t.targets &^ promoRanks; x != 0; x &= x - 1 {
+			n[int(lsb(x))-t.d]++
 		}
 	}
-	if n == 0 {
-		return nth(^uint64(0), false, r)
+	pawns := b.bb[ub|Piece(Pawn)]
+	if pinned := pawns & g.pinned; pinned != 0 && g.checkers == 0 {
+		for ; pinned != 0; pinned &= pinned - 1 {
+			s := lsb(pinned)
+			n[s] = uint8(popcount(b.pinnedPawnTargets(g, s, mask) &^ promoRanks))
+		}
 	}
-	return nth(bit(sq[lo]), false, r-b.countBelow(g, sq[lo], 0))
+	if b.ep != NoSquare {
+		for c := pawnAttacks[us^1][b.ep] & pawns; c != 0; c &= c - 1 {
+			if s := lsb(c); b.epLegal(g, s) {
+				n[s]++
+			}
+		}
+	}
 }
 
 func (b *board) rankFromList(m engine.Move) (int, bool) {
