@@ -236,7 +236,13 @@ func CopyGames(src DB, w GameWriter, opening func(r *Record, keys []uint64), fn 
 	go func() {
 		defer producer.Done()
 		defer close(chunks)
-		scratch := make([]recordScratch, runtime.GOMAXPROCS(0))
+		tr, _ := w.(TermRower)
+		scratch := make([]copyScratch, runtime.GOMAXPROCS(0))
+		for i := range scratch {
+			if scratch[i].tr = tr; tr != nil {
+				scratch[i].terms = NewTermCache()
+			}
+		}
 		for lo := 0; lo < len(gids); lo += chunk {
 			ps, err := prepareChunk(src, gids[lo:min(lo+chunk, len(gids))], opening, scratch)
 			select {
@@ -270,9 +276,17 @@ func CopyGames(src DB, w GameWriter, opening func(r *Record, keys []uint64), fn 
 // variable for tests).
 var copyChunk = 4096
 
+// copyScratch is what one goroutine of CopyGames reuses from game to game.
+type copyScratch struct {
+	rec recordScratch
+	// terms analyses the metadata for tr, when the writer is a TermRower.
+	terms *TermCache
+	tr    TermRower
+}
+
 // prepareChunk prepares stored games gids of src on every core (one
 // scratch each).
-func prepareChunk(src DB, gids []uint32, opening func(r *Record, keys []uint64), scratch []recordScratch) ([]*Prepared, error) {
+func prepareChunk(src DB, gids []uint32, opening func(r *Record, keys []uint64), scratch []copyScratch) ([]*Prepared, error) {
 	var bs [][]byte
 	if raw, ok := src.(rawRecords); ok {
 		var err error
@@ -293,7 +307,10 @@ func prepareChunk(src DB, gids []uint32, opening func(r *Record, keys []uint64),
 				if bs != nil {
 					b = bs[i]
 				}
-				out[i], errs[w] = prepareStored(src, gids[i], b, opening, &scratch[w])
+				s := &scratch[w]
+				if out[i], errs[w] = prepareStored(src, gids[i], b, opening, &s.rec); errs[w] == nil && s.tr != nil {
+					listTerms(s.terms, gids[i], out[i], s.tr)
+				}
 			}
 		}()
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -185,5 +186,89 @@ func TestCopyGamesPipelined(t *testing.T) {
 	// fourth be read ahead, no more.
 	if n := src.calls.Load(); n > 4 {
 		t.Errorf("%d chunks read for a copy that failed in the second", n)
+	}
+}
+
+// termsWriter is a GameWriter that stores terms itself (a TermRower): it
+// keeps the terms each game came with.
+type termsWriter struct {
+	recordingWriter
+	terms    [][]string // per game: "field term pos", sorted
+	fields   int        // field values handed over
+	rowsMade atomic.Int64
+}
+
+func (w *termsWriter) TermRows(ft *FieldTerms) []byte {
+	w.rowsMade.Add(1)
+	return []byte(ft.Field)
+}
+
+func (w *termsWriter) AddPrepared(p *Prepared) (AddResult, error) {
+	var got []string
+	w.fields += len(p.Terms())
+	for _, ft := range p.Terms() {
+		if string(ft.Rows) != ft.Field {
+			return AddResult{}, fmt.Errorf("field %s came with rows %q, not TermRows'", ft.Field, ft.Rows)
+		}
+		for i, term := range ft.Terms {
+			got = append(got, fmt.Sprintf("%s %s %d", ft.Field, term, ft.Pos[i]))
+		}
+	}
+	slices.Sort(got)
+	w.terms = append(w.terms, got)
+	return w.recordingWriter.AddPrepared(p)
+}
+
+// TestCopyGamesListsTermsWhilePreparing: into a writer that stores the
+// metadata terms itself, CopyGames hands each game over with its terms
+// already listed (on the preparing goroutines, not the one that adds the
+// games), the same terms EachTerm lists, with the rows the writer makes
+// of each field value made once per value and goroutine.
+func TestCopyGamesListsTermsWhilePreparing(t *testing.T) {
+	defer func(n int) { copyChunk = n }(copyChunk)
+	copyChunk = 4
+	s, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	w, _ := s.NewWriter()
+	const n = 23
+	for i := range n {
+		g := newGame(t, engine.Result(i%3), []Tag{{"White", fmt.Sprint("Player ", i%4)}, {"Black", "Lü Qin"}, {"Event", "Cup"},
+			{"Date", fmt.Sprintf("1990.01.%02d", i+1)}}, "h2e2", "h9g7")
+		if _, err := w.Add(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	tw := &termsWriter{}
+	if err := CopyGames(s, tw, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	if len(tw.terms) != n {
+		t.Fatalf("copied %d games, want %d", len(tw.terms), n)
+	}
+	for gid := uint32(1); gid <= n; gid++ {
+		r, err := s.Game(gid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		a := s.Attrs(gid)
+		var want []string
+		RecordTerms(gid, r, a, func(field, term string, pos uint32) {
+			want = append(want, fmt.Sprintf("%s %s %d", field, term, pos))
+		})
+		slices.Sort(want)
+		if got := tw.terms[gid-1]; !slices.Equal(got, want) {
+			t.Errorf("game %d came with terms\n%v\nEachTerm lists\n%v", gid, got, want)
+		}
+	}
+	// Fields shared by games (Black, Event, plies, game, …) are made once
+	// per preparing goroutine, not once per game.
+	if made := tw.rowsMade.Load(); made*2 >= int64(tw.fields) {
+		t.Errorf("TermRows called %d times for %d field values", made, tw.fields)
 	}
 }

@@ -100,6 +100,38 @@ type FieldTerms struct {
 	// them, handed back with them (a TermCache gives the same *FieldTerms
 	// for the same field value).
 	Rows []byte
+	// Stored is the caller's too: it has stored what it must store once
+	// per distinct term (a dictionary of the terms).
+	Stored bool
+}
+
+// TermRower is implemented by a GameWriter that stores the metadata terms
+// itself, as rows it makes of each field value's terms (index/clickhouse).
+// CopyGames then analyses the games' metadata while it prepares them, on
+// every core (one TermCache per goroutine), sets the Rows of each field
+// value a cache sees first to TermRows of it, and hands the fields to
+// AddPrepared with the game (Prepared.Terms): AddPrepared adds the games
+// one after the other, and the analysis was a fifth of a copy's work done
+// there (issue 19). TermRows must be safe for concurrent use.
+type TermRower interface {
+	TermRows(ft *FieldTerms) []byte
+}
+
+// Terms returns the fields of p's metadata document as a TermCache lists
+// them, with their Rows, when CopyGames prepared p for a TermRower; nil
+// otherwise.
+func (p *Prepared) Terms() []*FieldTerms { return p.terms }
+
+// listTerms sets p's Terms: c's analysis of its metadata, with the Rows
+// of field values new to c made by tr.
+func listTerms(c *TermCache, gid uint32, p *Prepared, tr TermRower) {
+	p.terms = p.terms[:0]
+	c.Each(gid, p, func(ft *FieldTerms, _ bool) {
+		if ft.Rows == nil {
+			ft.Rows = tr.TermRows(ft)
+		}
+		p.terms = append(p.terms, ft)
+	})
 }
 
 // TermCache lists the terms of games' metadata as EachTerm does, analysing

@@ -248,6 +248,9 @@ type Prepared struct {
 	bytes []byte
 	attrs Attrs
 	occ   []occurrence // gid filled in by AddPrepared
+	// terms is the analysis of the metadata's fields when CopyGames made
+	// it for a TermRower (nil otherwise).
+	terms []*FieldTerms
 }
 
 // Prepare encodes a game for AddPrepared. It is safe for concurrent use.

@@ -31,6 +31,7 @@ type Writer struct {
 	// inBatch how many the open one has.
 	batchGames, inBatch int
 	terms               *index.TermCache
+	fields              []*index.FieldTerms // a game's, from terms
 	// inDict are the ids of the terms this writer put in dict: field
 	// values share terms (Carlsen, Magnus and Carlsen, M.).
 	inDict map[uint64]bool
@@ -336,32 +337,36 @@ func (w *Writer) AddPrepared(p *index.Prepared) (index.AddResult, error) {
 		}
 	})
 
-	w.terms.Each(gid, p, func(ft *index.FieldTerms, fresh bool) {
+	terms := p.Terms()
+	if terms == nil {
+		// Not prepared by CopyGames: analysed here.
+		w.fields = w.fields[:0]
+		w.terms.Each(gid, p, func(ft *index.FieldTerms, _ bool) {
+			if ft.Rows == nil {
+				ft.Rows = w.TermRows(ft)
+			}
+			w.fields = append(w.fields, ft)
+		})
+		terms = w.fields
+	}
+	for _, ft := range terms {
 		n := len(ft.Terms)
-		if ft.Rows == nil || fresh {
-			// tids, then positions: copied as they are into the columns.
-			rows := make([]byte, 0, 12*n)
-			for _, t := range ft.Terms {
-				rows = le.AppendUint64(rows, termID(ft.Field, t))
-			}
-			for _, pos := range ft.Pos {
-				rows = le.AppendUint32(rows, pos)
-			}
-			ft.Rows = rows
-			if fresh {
-				d := w.dict // field, term, tid
-				for i, t := range ft.Terms {
-					if id := le.Uint64(rows[8*i:]); w.inDict[id] {
-						continue
-					} else {
-						w.inDict[id] = true
-					}
-					d.data[0] = appendString(d.data[0], ft.Field)
-					d.data[1] = appendString(d.data[1], t)
-					d.data[2] = append(d.data[2], rows[8*i:8*i+8]...)
-					d.rows++
+		if !ft.Stored {
+			// First seen: its terms go to dict, once each (field
+			// values share terms: Carlsen, Magnus and Carlsen, M.).
+			d := w.dict // field, term, tid
+			for i, t := range ft.Terms {
+				id := ft.Rows[8*i : 8*i+8]
+				if w.inDict[le.Uint64(id)] {
+					continue
 				}
+				w.inDict[le.Uint64(id)] = true
+				d.data[0] = appendString(d.data[0], ft.Field)
+				d.data[1] = appendString(d.data[1], t)
+				d.data[2] = append(d.data[2], id...)
+				d.rows++
 			}
+			ft.Stored = true
 		}
 		b := w.termRows[gs] // tid, gid, pos
 		c := b.data
@@ -373,12 +378,27 @@ func (w *Writer) AddPrepared(p *index.Prepared) (index.AddResult, error) {
 		if b.rows += n; b.rows >= blockRows {
 			w.termRows[gs] = w.ship(nodes[gs], b, "terms")
 		}
-	})
+	}
 
 	if w.inBatch++; w.inBatch >= w.batchGames {
 		w.endBatch()
 	}
 	return index.AddResult{Gid: gid}, w.failed.get()
+}
+
+// TermRows is the rows of a field value's terms as the terms table takes
+// them: their ids (termID), then their positions, each run copied as it
+// is into its column (index.TermRower: CopyGames has them made while it
+// prepares the games).
+func (w *Writer) TermRows(ft *index.FieldTerms) []byte {
+	rows := make([]byte, 0, 12*len(ft.Terms))
+	for _, t := range ft.Terms {
+		rows = le.AppendUint64(rows, termID(ft.Field, t))
+	}
+	for _, pos := range ft.Pos {
+		rows = le.AppendUint32(rows, pos)
+	}
+	return rows
 }
 
 // endBatch sends the open batch's last rows and queues its commit.
