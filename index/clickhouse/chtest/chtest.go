@@ -100,12 +100,9 @@ func ZooKeeper(tb testing.TB) int {
 	}
 }
 
-// StartReplicas starts replicas servers of one shard that replicate
-// through the ZooKeeper on zkPort: each has the macros shard=01 and
-// replica=r1, r2, … (which the README's replicated tables read), and the
-// cluster cluster of that shard with internal replication. It returns
-// the clickhouse:// URL of database db on each.
-func StartReplicas(tb testing.TB, zkPort, replicas int, db, cluster string) []string {
+// needBinary returns Binary, or skips the test when no server is
+// installed, unless CI is set, where that fails it.
+func needBinary(tb testing.TB) []string {
 	tb.Helper()
 	bin := Binary()
 	if bin == nil {
@@ -114,6 +111,17 @@ func StartReplicas(tb testing.TB, zkPort, replicas int, db, cluster string) []st
 		}
 		tb.Skip("clickhouse-server is not installed; skipping (apt-get install clickhouse-server; set CI=true to make this a failure)")
 	}
+	return bin
+}
+
+// StartReplicas starts replicas servers of one shard that replicate
+// through the ZooKeeper on zkPort: each has the macros shard=01 and
+// replica=r1, r2, … (which the README's replicated tables read), and the
+// cluster cluster of that shard with internal replication. It returns
+// the clickhouse:// URL of database db on each.
+func StartReplicas(tb testing.TB, zkPort, replicas int, db, cluster string) []string {
+	tb.Helper()
+	bin := needBinary(tb)
 	servers := make([]*Server, replicas)
 	var shard strings.Builder
 	shard.WriteString("<shard><internal_replication>true</internal_replication>")
@@ -143,13 +151,7 @@ func StartReplicas(tb testing.TB, zkPort, replicas int, db, cluster string) []st
 // server binary is installed, unless CI is set, where that fails it.
 func Start(tb testing.TB, shards int, db string) string {
 	tb.Helper()
-	bin := Binary()
-	if bin == nil {
-		if os.Getenv("CI") != "" {
-			tb.Fatalf("clickhouse-server is not installed (CI=%s): apt-get install clickhouse-server", os.Getenv("CI"))
-		}
-		tb.Skip("clickhouse-server is not installed; skipping (apt-get install clickhouse-server; set CI=true to make this a failure)")
-	}
+	bin := needBinary(tb)
 	servers := make([]*Server, shards)
 	for i := range servers {
 		servers[i] = &Server{HTTP: freePort(tb), TCP: freePort(tb), Dir: tb.TempDir()}
