@@ -1,11 +1,14 @@
 package index
 
 import (
+	"errors"
 	"fmt"
+	"reflect"
 	"strconv"
 
 	"github.com/dgraph-io/badger/v4"
 
+	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
 )
 
@@ -25,10 +28,14 @@ type CheckReport struct {
 	// their distinct positions (missing or extra).
 	PositionMismatches  int      `json:"position_mismatches"`
 	PositionMismatchIDs []uint32 `json:"position_mismatch_ids,omitempty"`
-	MetadataMissing     bool     `json:"metadata_missing"`
-	MetadataDocs        int      `json:"metadata_documents"`
-	MissingMetadata     int      `json:"missing_metadata"`
-	MissingMetadataIDs  []uint32 `json:"missing_metadata_ids,omitempty"`
+	// BadHeads counts the heads of large stats values (head.go) that do
+	// not say what their value says, or have no value: a game list's
+	// first page would come out wrong.
+	BadHeads           int      `json:"bad_heads"`
+	MetadataMissing    bool     `json:"metadata_missing"`
+	MetadataDocs       int      `json:"metadata_documents"`
+	MissingMetadata    int      `json:"missing_metadata"`
+	MissingMetadataIDs []uint32 `json:"missing_metadata_ids,omitempty"`
 	// Problems says what is wrong, one line each, and what repairs it.
 	Problems []string `json:"problems"`
 }
@@ -54,6 +61,9 @@ func (s *Store) Check() (*CheckReport, error) {
 	next := s.man.NextGid
 	postings := make([]uint32, next)
 	if err := s.countPostings(postings, &rep.Positions); err != nil {
+		return nil, err
+	}
+	if err := s.checkHeads(rep); err != nil {
 		return nil, err
 	}
 	for gid := uint32(1); gid < next; gid++ {
@@ -91,6 +101,9 @@ func (s *Store) Check() (*CheckReport, error) {
 	}
 	if rep.PositionMismatches > 0 {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%d games are missing from the position index or indexed wrongly (%d postings, %d positions in the records; ids %v): run xqdb reindex --positions", rep.PositionMismatches, rep.Positions, rep.ExpectedPositions, rep.PositionMismatchIDs))
+	}
+	if rep.BadHeads > 0 {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%d heads of popular positions' statistics disagree with them (game lists' first pages would be wrong): run xqdb reindex --positions", rep.BadHeads))
 	}
 	switch {
 	case rep.MetadataMissing:
@@ -137,6 +150,51 @@ func (s *Store) countPostings(counts []uint32, total *int64) error {
 				}
 			}
 			it.Close()
+		}
+		return nil
+	})
+}
+
+// checkHeads counts the heads of live runs that disagree with their stats
+// values or have none, when the manifest vouches for them (readers ignore
+// them otherwise).
+func (s *Store) checkHeads(rep *CheckReport) error {
+	if !s.man.Heads {
+		return nil
+	}
+	date := func(gid uint32) uint32 { return s.Attrs(gid).Date }
+	return s.db.View(func(txn *badger.Txn) error {
+		// Every value that should have a head has the right one.
+		err := s.eachLiveStats(txn, func(item *badger.Item, game uint8, key uint64) error {
+			return item.Value(func(b []byte) error {
+				v, err := decodeStats(b)
+				if err != nil {
+					return err
+				}
+				h, err := readHead(txn, engine.Game(game), runOf(item.Key()), key)
+				if err != nil && !errors.Is(err, errCorruptHead) {
+					return err
+				}
+				if err != nil || !reflect.DeepEqual(h, headOf(v, date)) {
+					rep.BadHeads++
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			return err
+		}
+		// Every head of a live run has its value.
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixHead, '|'}})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := it.Item().Key()
+			if !s.man.live(runOf(k)) {
+				continue
+			}
+			if _, err := txn.Get(append([]byte{prefixStats}, k[1:]...)); err != nil {
+				rep.BadHeads++
+			}
 		}
 		return nil
 	})

@@ -370,3 +370,61 @@ func TestNewestGamesAsPosition(t *testing.T) {
 		t.Fatal("no list came from heads: the test exercises nothing")
 	}
 }
+
+// TestCheckFindsBadHeads: xqdb check reports a head that disagrees with
+// its stats value and one left without a value, and reindex --positions
+// repairs them.
+func TestCheckFindsBadHeads(t *testing.T) {
+	withHeadSizes(t, 6, 4)
+	s, err := Open(t.TempDir(), Options{RunGames: 20, PromoteAt: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	addGames(t, s, datedGames(t, 40))
+	bad := func() int {
+		t.Helper()
+		rep, err := s.Check()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if (rep.BadHeads > 0) != (len(rep.Problems) > 0) {
+			t.Fatalf("%d bad heads, problems %q", rep.BadHeads, rep.Problems)
+		}
+		return rep.BadHeads
+	}
+	if n := bad(); n != 0 {
+		t.Fatalf("a store just written has %d bad heads", n)
+	}
+	start, _ := games.New(engine.Xiangqi, "")
+	run := s.man.LiveRuns[0]
+	var h *statsHead
+	err = s.db.View(func(txn *badger.Txn) error {
+		var err error
+		h, err = readHead(txn, engine.Xiangqi, run, start.Key())
+		return err
+	})
+	if err != nil || h == nil {
+		t.Fatalf("no head at the start position: %v", err)
+	}
+	h.Newest = h.Newest[1:] // stale: a game missing from its newest
+	wb := s.db.NewWriteBatch()
+	if err := wb.Set(headKey(byte(engine.Xiangqi), run, start.Key()), encodeHead(nil, h)); err != nil {
+		t.Fatal(err)
+	}
+	if err := wb.Set(headKey(byte(engine.Xiangqi), run, start.Key()^1), encodeHead(nil, h)); err != nil { // no value
+		t.Fatal(err)
+	}
+	if err := wb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if n := bad(); n != 2 {
+		t.Fatalf("%d bad heads found, want 2", n)
+	}
+	if err := s.ReindexPositions(); err != nil {
+		t.Fatal(err)
+	}
+	if n := bad(); n != 0 {
+		t.Fatalf("%d bad heads after reindex --positions", n)
+	}
+}
