@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -22,8 +23,10 @@ func (s *Store) Compact() error {
 	if s.opts.ReadOnly {
 		return errors.New("index: store is open read-only")
 	}
-	if err := s.mergeAll(); err != nil {
-		return fmt.Errorf("index: merge runs: %w", err)
+	if len(s.man.LiveRuns) > 1 {
+		if err := s.mergeRuns(slices.Clone(s.man.LiveRuns)); err != nil {
+			return fmt.Errorf("index: merge runs: %w", err)
+		}
 	}
 	if err := s.compactMeta(true); err != nil {
 		return fmt.Errorf("index: merge metadata: %w", err)

@@ -28,9 +28,7 @@
 // (next game id, live runs). After a crash the next import redoes the
 // uncommitted run: nothing is lost or doubled. A run's values sort
 // together, so the end of an import merges runs by size tiers (merge.go)
-// reading the merged runs only, in slices: each import does merging work in
-// proportion to what it wrote, so no single import pays for a whole tier
-// merge. Promotion counts earlier runs' games
+// reading the merged runs only, and promotion counts earlier runs' games
 // in a fixed-size sketch (counts.go): an import costs what it adds, not
 // what the store holds (issue 18).
 //

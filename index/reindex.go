@@ -23,7 +23,7 @@ func (s *Store) ReindexPositions() error {
 	}
 	if err := s.updateManifest(func(m *manifest) {
 		m.Garbage = append(m.Garbage, m.LiveRuns...)
-		m.LiveRuns, m.RunGames, m.Merging = nil, nil, nil
+		m.LiveRuns, m.RunGames = nil, nil
 	}); err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (s *Store) ReindexPositions() error {
 	if err := w.counts.save(s.dir); err != nil {
 		return err
 	}
-	return s.mergeDue(-1)
+	return s.mergeDue()
 }
 
 // ReindexMetadata rebuilds the metadata index from the game records: it

@@ -98,9 +98,6 @@ type manifest struct {
 	// their heads: readers then ignore the heads until a writer rewrites
 	// them (indexHeads).
 	Heads bool `json:"heads,omitempty"`
-	// Merging is the merge of runs under way, done in slices by the ends
-	// of imports (merge.go); its target and sources are all live.
-	Merging *runMerge `json:"merging,omitempty"`
 }
 
 func (m *manifest) live(run uint32) bool { return slices.Contains(m.LiveRuns, run) }
@@ -138,9 +135,6 @@ type Store struct {
 	view sync.RWMutex
 
 	attrs []Attrs // loaded on first use by readers
-
-	// mergeRead counts the bytes of runs' values merges read (merge.go).
-	mergeRead int64
 
 	// hashReads counts the h| values read for duplicate checks (by the
 	// writer's goroutine only): tests check when a writer skips them.

@@ -87,10 +87,6 @@ type Writer struct {
 	// diskFull is set once a run found too little space.
 	written  int64
 	diskFull bool
-	// indexBytes counts the bytes of the stats values and tail blocks its
-	// runs wrote: the merging work the import may do at its end is in
-	// proportion (mergeWork).
-	indexBytes int64
 }
 
 // pendingDoc is a game whose metadata document is still to be indexed.
@@ -634,9 +630,7 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			for _, o := range group {
 				v.add(o.gid, o.code, attrsOf(o.gid))
 			}
-			enc := encodeStats(nil, &v)
-			w.indexBytes += int64(len(enc))
-			if err := wb.Set(statsKey(byte(game), rd.run, key), enc); err != nil {
+			if err := wb.Set(statsKey(byte(game), rd.run, key), encodeStats(nil, &v)); err != nil {
 				return err
 			}
 			if err := putHead(wb.Set, byte(game), rd.run, key, &v, dateOf); err != nil {
@@ -653,9 +647,7 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			}
 		}
 	}
-	err := tail.finish()
-	w.indexBytes += tail.written
-	return err
+	return tail.finish()
 }
 
 // promoteByHistoryPlies bounds where earlier runs' tail postings count
@@ -757,7 +749,6 @@ type tailWriter struct {
 	game    engine.Game
 	bucket  int // -1 before the first
 	entries []tailEntry
-	written int64 // bytes of the blocks written
 }
 
 func (t *tailWriter) init(wb *badger.WriteBatch, run uint32, scale float64) {
@@ -779,9 +770,7 @@ func (t *tailWriter) finish() error {
 	if len(t.entries) == 0 {
 		return nil
 	}
-	b := encodeTail(nil, t.entries, tailWidth(len(t.entries), t.scale))
-	t.written += int64(len(b))
-	err := t.wb.Set(tailKey(byte(t.game), t.run, uint16(t.bucket)), b)
+	err := t.wb.Set(tailKey(byte(t.game), t.run, uint16(t.bucket)), encodeTail(nil, t.entries, tailWidth(len(t.entries), t.scale)))
 	t.entries = t.entries[:0]
 	return err
 }
@@ -811,8 +800,8 @@ func (w *Writer) Close() error {
 	}
 	// Merging runs rewrites them beside the old ones: only with room for a
 	// copy of the store.
-	if err == nil && w.s.mergeWanted() && w.s.roomFor(allocatedBytes(filepath.Join(w.s.dir, "badger"))) {
-		err = w.s.mergeDue(w.mergeBudget())
+	if err == nil && mergeFrom(w.s.man.LiveRuns, w.s.man.RunGames, w.s.opts.MaxRuns) < len(w.s.man.LiveRuns) && w.s.roomFor(allocatedBytes(filepath.Join(w.s.dir, "badger"))) {
+		err = w.s.mergeDue()
 	}
 	if merr := <-metaDone; err == nil {
 		err = merr
@@ -827,26 +816,6 @@ func (w *Writer) Close() error {
 		err = w.s.flatten()
 	}
 	return err
-}
-
-// mergeWork is how many bytes of merged runs' values an import may read
-// at its end, merging, for each byte of stats values and tail blocks it
-// wrote; mergeFloor is what any import may read. Tier merges rewrite
-// each game about once per tier it climbs, so merges keep up at about
-// one byte read a byte written; more keeps the runs a lookup reads few.
-// An import that adds a quarter of the store or more merges all that is
-// due: it rewrites the store anyway (flatten), and the next imports,
-// small, could not afford its merges.
-const mergeWork = 2
-
-var mergeFloor int64 = 512 << 10 // a variable for tests
-
-// mergeBudget is how many bytes of runs the import may merge (-1: all).
-func (w *Writer) mergeBudget() int64 {
-	if w.added >= w.gamesBefore/4 {
-		return -1
-	}
-	return max(mergeFloor, mergeWork*w.indexBytes)
 }
 
 // keySet is a set of position keys behind a bit filter: most keys a run
