@@ -158,24 +158,7 @@ func TestDuplicatesByHashEntries(t *testing.T) {
 	dir := t.TempDir()
 	add := func(s *Store, want int) {
 		t.Helper()
-		w, err := s.NewWriter()
-		if err != nil {
-			t.Fatal(err)
-		}
-		dups := 0
-		for _, g := range gs {
-			res, err := w.Add(g)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Duplicate {
-				dups++
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if dups != want {
+		if _, dups := importGames(t, s, gs); dups != want {
 			t.Fatalf("%d duplicates, want %d", dups, want)
 		}
 	}
@@ -253,28 +236,13 @@ func TestPopularKeysWithoutStatsValues(t *testing.T) {
 		}
 		return out
 	}
-	add := func(s *Store, part []*Game) {
-		t.Helper()
-		w, err := s.NewWriter()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, g := range part {
-			if _, err := w.Add(g); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
 	s, err := Open(t.TempDir(), Options{RunGames: 10, PromoteAt: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	add(s, gs[:60])
-	add(s, gs[60:80])
+	importGames(t, s, gs[:60])
+	importGames(t, s, gs[60:80])
 	want := statsKeys(s)
 	if len(want[engine.Xiangqi]) == 0 {
 		t.Fatal("no popular positions: the test exercises nothing")
@@ -290,7 +258,7 @@ func TestPopularKeysWithoutStatsValues(t *testing.T) {
 	if err := s.updateManifest(func(m *manifest) { m.PopularKeys = false }); err != nil {
 		t.Fatal(err)
 	}
-	add(s, gs[80:100])
+	importGames(t, s, gs[80:100])
 	if got, want := loaded(s), statsKeys(s); !equalKeySets(got, want) {
 		t.Fatalf("after the backfill, P| entries list %v, stats values %v", got, want)
 	}
@@ -389,24 +357,7 @@ func TestDuplicateCheckReadsCommittedGamesOnly(t *testing.T) {
 	dir := t.TempDir()
 	add := func(s *Store, gs []*Game, wantDups int) {
 		t.Helper()
-		w, err := s.NewWriter()
-		if err != nil {
-			t.Fatal(err)
-		}
-		dups := 0
-		for _, g := range gs {
-			res, err := w.Add(g)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if res.Duplicate {
-				dups++
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-		if dups != wantDups {
+		if _, dups := importGames(t, s, gs); dups != wantDups {
 			t.Fatalf("%d duplicates, want %d", dups, wantDups)
 		}
 	}

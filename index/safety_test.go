@@ -72,23 +72,7 @@ func TestWriterStopsBeforeTheDiskIsFull(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err = s.NewWriter()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dups := 0
-	for _, g := range gs {
-		res, err := w.Add(g)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Duplicate {
-			dups++
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	_, dups := importGames(t, s, gs)
 	st, err = s.Position(engine.Xiangqi, position(t), false)
 	if err != nil || s.Games() != len(gs) || int(totalGames(st.Moves)) != len(gs) || dups != 10 {
 		t.Fatalf("after the rerun: %d games, %d in the tree, %d found stored (%v); want %d, %d, 10", s.Games(), totalGames(st.Moves), dups, err, len(gs), len(gs))

@@ -8,6 +8,7 @@ import (
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
 	"github.com/xqdb/xqdb/index"
+	"github.com/xqdb/xqdb/index/indextest"
 )
 
 // BenchmarkFirstPage times the first page (20 games, newest first) of the
@@ -42,18 +43,7 @@ func BenchmarkFirstPage(b *testing.B) {
 	}
 	defer s.Close()
 	for _, part := range [][2]int{{0, n * 4 / 5}, {n * 4 / 5, n * 17 / 20}, {n * 17 / 20, n * 9 / 10}, {n * 9 / 10, n * 19 / 20}, {n * 19 / 20, n}} {
-		w, err := s.NewWriter()
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, g := range gs[part[0]:part[1]] {
-			if _, err := w.Add(g); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			b.Fatal(err)
-		}
+		indextest.Import(b, s, gs[part[0]:part[1]])
 	}
 	start, _ := games.New(engine.Chess, "")
 	req := ListRequest{Position: start, Limit: 20}

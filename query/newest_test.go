@@ -8,6 +8,7 @@ import (
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
 	"github.com/xqdb/xqdb/index"
+	"github.com/xqdb/xqdb/index/indextest"
 )
 
 // everyGame hides a store's NewestGames: its game lists take today's path,
@@ -56,21 +57,7 @@ func TestNewestFirstAsEveryGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	add := func(gs []*index.Game) {
-		t.Helper()
-		w, err := s.NewWriter()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, g := range gs {
-			if _, err := w.Add(g); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	add := func(gs []*index.Game) { indextest.Import(t, s, gs) }
 	reqs := []ListRequest{
 		{Limit: 20}, {Limit: 20, Offset: 20}, {Limit: 20, Offset: 80}, {Limit: 20, Offset: 90},
 		{Limit: 1, Sort: ByDateDesc}, {Limit: 20, Sort: ByDate},

@@ -20,6 +20,7 @@ import (
 	"github.com/xqdb/xqdb/engine/games"
 	"github.com/xqdb/xqdb/importer"
 	"github.com/xqdb/xqdb/index"
+	"github.com/xqdb/xqdb/index/indextest"
 	"github.com/xqdb/xqdb/query"
 	"github.com/xqdb/xqdb/query/book"
 	"github.com/xqdb/xqdb/replay"
@@ -60,23 +61,6 @@ func readGames(t testing.TB, name string, n int) []*index.Game {
 	return out
 }
 
-// addGames writes games to s in one writer, committing every run games.
-func addGames(t testing.TB, s *index.Store, gs []*index.Game) {
-	t.Helper()
-	w, err := s.NewWriter()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, g := range gs {
-		if _, err := w.Add(g); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-}
-
 var (
 	storeOnce sync.Once
 	testDB    *index.Store
@@ -97,7 +81,7 @@ func testServer(t testing.TB, cfg Config) (*Server, *index.Store) {
 			t.Fatal(err)
 		}
 		chess := readGames(t, "pgnmentor-capablanca-fischer.pgn.gz", 200)
-		addGames(t, s, append(readGames(t, "ccpd-masters-3001.pgn.gz", 300), chess...))
+		indextest.Import(t, s, append(readGames(t, "ccpd-masters-3001.pgn.gz", 300), chess...))
 		testDB = s
 		b, err := book.NewBuilder(book.Polyglot, book.Options{MinGames: 1, MaxPly: 20})
 		if err != nil {
@@ -416,7 +400,7 @@ func TestAnswersFollowCommits(t *testing.T) {
 	}
 	defer s.Close()
 	gs := readGames(t, "ccpd-masters-3001.pgn.gz", 120)
-	addGames(t, s, gs[:60])
+	indextest.Import(t, s, gs[:60])
 	srv := New(Config{Store: s, Books: []*book.Book{}})
 	defer srv.Close()
 	raw := func(target string) string {
@@ -440,7 +424,7 @@ func TestAnswersFollowCommits(t *testing.T) {
 	if raw(tree) != raw(tree) || raw(list) != raw(list) {
 		t.Error("a repeated request got another answer")
 	}
-	addGames(t, s, gs[60:])
+	indextest.Import(t, s, gs[60:])
 	t2, g2 := counts()
 	pos, _ := games.New(engine.Xiangqi, "")
 	mv, _ := pos.ParseMove("h2e2", engine.ICCS)
