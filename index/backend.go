@@ -309,7 +309,7 @@ func prepareChunk(src DB, gids []uint32, opening func(r *Record, keys []uint64),
 				}
 				s := &scratch[w]
 				if out[i], errs[w] = prepareStored(src, gids[i], b, opening, &s.rec); errs[w] == nil && s.tr != nil {
-					listTerms(s.terms, gids[i], out[i], s.tr)
+					listTerms(s.terms, out[i], s.tr)
 				}
 			}
 		}()

@@ -138,12 +138,36 @@ var skipTags = map[string]bool{"fen": true, "setup": true, "format": true, "game
 // with the analyzers the mapping declares, so query strings see the same
 // terms. Values analysed before are taken from cache (nil: none).
 func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache *fieldCache) *document.Document {
+	var fields [24]fieldValue
+	fs := metaFields(im, r, a, cache, fields[:0])
+	d := document.NewDocument(docID(gid))
+	for i, f := range fs {
+		// Bleve merges a field's analysis into the first one of its name
+		// when a document has the name twice (two rulings): such fields
+		// get their own analysis, not a shared one.
+		repeated := false
+		for j := range fs {
+			if j != i && fs[j].name == f.name {
+				repeated = true
+				break
+			}
+		}
+		if cache == nil || repeated {
+			d.AddField(document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer))
+			continue
+		}
+		d.AddField(cache.field(f))
+	}
+	return d
+}
+
+// metaFields appends the fields of a game's metadata document to fs, not
+// analysed yet (metaDoc; a TermCache looks their terms up by value).
+func metaFields(im *mapping.IndexMappingImpl, r *Record, a Attrs, cache *fieldCache, fs []fieldValue) []fieldValue {
 	text := im.AnalyzerNamed(textAnalyzer)
 	kw := im.AnalyzerNamed(keyword.Name)
 	plain := bleveindex.IndexField
 	phrase := plain | bleveindex.IncludeTermVectors
-	var fields [24]fieldValue
-	fs := fields[:0]
 	addText := func(name, v string) {
 		if v = strings.TrimSpace(v); v != "" && v != "?" {
 			opts := plain
@@ -159,7 +183,7 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache
 		}
 	}
 	addNumber := func(name string, v uint64) {
-		addKeyword(name, padNumber(v, paddedFields[name]))
+		addKeyword(name, cache.padded(v, paddedFields[name]))
 	}
 	addKeyword("game", r.Game.String())
 	addKeyword("result", r.Result.String())
@@ -201,26 +225,7 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache
 		addNumber("date", uint64(a.Date))
 	}
 	addNumber("plies", uint64(a.Plies))
-
-	d := document.NewDocument(docID(gid))
-	for i, f := range fs {
-		// Bleve merges a field's analysis into the first one of its name
-		// when a document has the name twice (two rulings): such fields
-		// get their own analysis, not a shared one.
-		repeated := false
-		for j := range fs {
-			if j != i && fs[j].name == f.name {
-				repeated = true
-				break
-			}
-		}
-		if cache == nil || repeated {
-			d.AddField(document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer))
-			continue
-		}
-		d.AddField(cache.field(f))
-	}
-	return d
+	return fs
 }
 
 // fieldValue is a field of a metadata document before analysis.
@@ -239,10 +244,27 @@ type fieldCache struct {
 	fields map[string]map[string]*cachedField // by name, then value
 	lower  map[string]string                  // tag names lower-cased
 	names  map[string]string                  // player names with their readings
+	pad    map[uint64]string                  // padNumber's, by number and width
 }
 
 func newFieldCache() *fieldCache {
-	return &fieldCache{fields: map[string]map[string]*cachedField{}, lower: map[string]string{}, names: map[string]string{}}
+	return &fieldCache{fields: map[string]map[string]*cachedField{}, lower: map[string]string{}, names: map[string]string{},
+		pad: map[uint64]string{}}
+}
+
+// padded is padNumber, remembering the answer: dates, ply counts and
+// ratings repeat from game to game.
+func (c *fieldCache) padded(v uint64, width int) string {
+	if c == nil {
+		return padNumber(v, width)
+	}
+	k := v<<8 | uint64(width) // v < 2^32: a date, a count, a rating
+	s, ok := c.pad[k]
+	if !ok {
+		s = padNumber(v, width)
+		c.pad[k] = s
+	}
+	return s
 }
 
 // withReadings is the indexed text of a player's name (names.go), worked

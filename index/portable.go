@@ -124,9 +124,9 @@ func (p *Prepared) Terms() []*FieldTerms { return p.terms }
 
 // listTerms sets p's Terms: c's analysis of its metadata, with the Rows
 // of field values new to c made by tr.
-func listTerms(c *TermCache, gid uint32, p *Prepared, tr TermRower) {
+func listTerms(c *TermCache, p *Prepared, tr TermRower) {
 	p.terms = p.terms[:0]
-	c.Each(gid, p, func(ft *FieldTerms, _ bool) {
+	c.Each(p, func(ft *FieldTerms, _ bool) {
 		if ft.Rows == nil {
 			ft.Rows = tr.TermRows(ft)
 		}
@@ -137,43 +137,47 @@ func listTerms(c *TermCache, gid uint32, p *Prepared, tr TermRower) {
 // TermCache lists the terms of games' metadata as EachTerm does, analysing
 // each distinct field value once: games share players, events, sites,
 // dates and openings, and Bleve's analysis of a value costs far more than
-// looking it up. It is not safe for concurrent use.
+// looking it up. A game's fields are looked up by name and value, without
+// building its Bleve document (building one for every game cost a copy
+// about as much as analysing the new values: issue 19). It is not safe
+// for concurrent use.
 type TermCache struct {
 	im    *mapping.IndexMappingImpl
-	fc    *fieldCache
-	terms map[*cachedField]*FieldTerms
+	fc    *fieldCache // tag names lower-cased, player names' readings
+	terms map[fieldKey]*FieldTerms
+	fs    []fieldValue // a game's fields, reused
 	// Limit is how many field values it keeps before it starts afresh
 	// (memory stays bounded over any number of games).
 	Limit int
 }
 
+// fieldKey is a field value of a metadata document.
+type fieldKey struct{ name, value string }
+
 // NewTermCache returns an empty cache.
 func NewTermCache() *TermCache {
-	return &TermCache{im: metaMapping(), fc: newFieldCache(), terms: map[*cachedField]*FieldTerms{}, Limit: 1 << 20}
+	return &TermCache{im: metaMapping(), fc: newFieldCache(), terms: map[fieldKey]*FieldTerms{}, Limit: 1 << 20}
 }
 
 // Each calls fn with every field of p's metadata document; fresh says that
 // the cache had not seen that field value yet (its Rows are empty).
-func (c *TermCache) Each(gid uint32, p *Prepared, fn func(ft *FieldTerms, fresh bool)) {
+func (c *TermCache) Each(p *Prepared, fn func(ft *FieldTerms, fresh bool)) {
 	if len(c.terms) >= c.Limit {
-		c.fc, c.terms = newFieldCache(), map[*cachedField]*FieldTerms{}
+		c.fc, c.terms = newFieldCache(), map[fieldKey]*FieldTerms{}
 	}
-	d := metaDoc(c.im, gid, p.rec, p.attrs, c.fc)
-	for _, f := range d.Fields {
-		switch f := f.(type) {
-		case *cachedField:
-			ft, ok := c.terms[f]
-			if !ok {
-				ft = fieldTerms(f.name, f.freqs)
-				c.terms[f] = ft
-			}
-			fn(ft, !ok)
-		case *document.TextField:
-			// A name the document repeats (two rulings) is analysed on
-			// its own each time (metaDoc).
-			f.Analyze()
-			fn(fieldTerms(f.Name(), f.AnalyzedTokenFrequencies()), true)
+	c.fs = metaFields(c.im, p.rec, p.attrs, c.fc, c.fs[:0])
+	for _, f := range c.fs {
+		// A value's terms do not depend on the rest of the document:
+		// EachTerm analyses every field on its own, a name the document
+		// repeats (two rulings) included.
+		ft, ok := c.terms[fieldKey{f.name, f.value}]
+		if !ok {
+			tf := document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer)
+			tf.Analyze()
+			ft = fieldTerms(f.name, tf.AnalyzedTokenFrequencies())
+			c.terms[fieldKey{f.name, f.value}] = ft
 		}
+		fn(ft, !ok)
 	}
 }
 

@@ -11,7 +11,9 @@ import (
 
 // TestTermCacheAsEachTerm: a TermCache lists the terms EachTerm lists
 // (Bleve's), the first time it sees a field value and when it hands it
-// back from its cache, and after it started afresh at its Limit.
+// back from its cache, and after it started afresh at its Limit; a
+// document that names a field twice (two rulings) included. A game whose
+// field values it has all seen costs no allocation: it builds no document.
 func TestTermCacheAsEachTerm(t *testing.T) {
 	tags := [][]Tag{
 		{{"Red", "Lü Qin"}, {"Black", "Hu Ronghua"}, {"Date", "1988.05.01"}, {"Event", "National Championship"}, {"RedElo", "2600"}},
@@ -19,13 +21,17 @@ func TestTermCacheAsEachTerm(t *testing.T) {
 		{{"Red", "胡荣华"}, {"Black", "吕钦"}, {"Date", "4/17/1996"}, {"Site", "  Beijing  "}},
 		{{"White", "Carlsen, Magnus"}, {"Black", "Anand, Viswanathan"}, {"WhiteElo", "2850"}, {"Round", "3.1"}, {"Annotator", "?"}},
 	}
+	rulings := [][]engine.Ruling{3: {{Game: engine.Chess, Ply: 1, Status: engine.Repetition}, {Game: engine.Chess, Ply: 2, Status: engine.Repetition},
+		{Game: engine.Chess, Ply: 2, Status: engine.FiftyMoves}}}
 	c := NewTermCache()
 	for pass := range 3 {
 		if pass == 2 {
 			c.Limit = 1 // starts afresh at every game
 		}
 		for i, tg := range tags {
-			p, err := Prepare(newGame(t, engine.FirstWins, tg, "h2e2", "h9g7"))
+			g := newGame(t, engine.FirstWins, tg, "h2e2", "h9g7")
+			g.Rulings = rulings[min(i, len(rulings)-1)]
+			p, err := Prepare(g)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -33,7 +39,7 @@ func TestTermCacheAsEachTerm(t *testing.T) {
 			var want, got []string
 			p.EachTerm(gid, func(field, term string, pos uint32) { want = append(want, fmt.Sprintf("%s:%s@%d", field, term, pos)) })
 			fresh := 0
-			c.Each(gid, p, func(ft *FieldTerms, isNew bool) {
+			c.Each(p, func(ft *FieldTerms, isNew bool) {
 				if isNew {
 					fresh++
 				}
@@ -48,6 +54,11 @@ func TestTermCacheAsEachTerm(t *testing.T) {
 			}
 			if pass == 1 && fresh != 0 {
 				t.Errorf("pass 1, game %d: %d field values analysed again", gid, fresh)
+			}
+			if pass == 1 {
+				if n := testing.AllocsPerRun(20, func() { c.Each(p, func(*FieldTerms, bool) {}) }); n != 0 {
+					t.Errorf("game %d, all its values cached: %.0f allocations", gid, n)
+				}
 			}
 		}
 	}
@@ -167,4 +178,27 @@ func BenchmarkDecodeRecordKeys(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkTermCacheEach: the terms of a game whose field values the cache
+// has seen (players, event, date, ratings), as a copy lists them for
+// nearly every game.
+func BenchmarkTermCacheEach(b *testing.B) {
+	tags := []Tag{{"White", "Carlsen, Magnus"}, {"Black", "Anand, Viswanathan"}, {"Event", "World Championship"},
+		{"Site", "Chennai IND"}, {"Date", "2013.11.09"}, {"Round", "1"}, {"WhiteElo", "2870"}, {"BlackElo", "2775"}, {"ECO", "B30"}}
+	g := &Game{Record: Record{Game: engine.Chess, Result: engine.Draw, Tags: tags}}
+	p, _ := games.New(engine.Chess, "")
+	g.Keys = append(g.Keys, p.Key())
+	pr, err := prepare(g, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := NewTermCache()
+	terms := 0
+	c.Each(pr, func(ft *FieldTerms, _ bool) { terms += len(ft.Terms) })
+	b.ReportAllocs()
+	for b.Loop() {
+		c.Each(pr, func(*FieldTerms, bool) {})
+	}
+	b.ReportMetric(float64(terms), "terms/op")
 }

@@ -341,7 +341,7 @@ func (w *Writer) AddPrepared(p *index.Prepared) (index.AddResult, error) {
 	if terms == nil {
 		// Not prepared by CopyGames: analysed here.
 		w.fields = w.fields[:0]
-		w.terms.Each(gid, p, func(ft *index.FieldTerms, _ bool) {
+		w.terms.Each(p, func(ft *index.FieldTerms, _ bool) {
 			if ft.Rows == nil {
 				ft.Rows = w.TermRows(ft)
 			}
