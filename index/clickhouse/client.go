@@ -47,10 +47,14 @@ func (n *node) do(ctx context.Context, sql string, body io.Reader) ([]byte, erro
 	return n.doWith(ctx, sql, body, nil)
 }
 
-// insertBlock sends a Native block (native.go) into its table.
+// insertBlock sends a Native block (native.go) of columns into its table
+// (a block of items: sorter.columns of it).
 func (n *node) insertBlock(b *block) error {
 	if b.rows == 0 {
 		return nil
+	}
+	if b.layout != nil {
+		return fmt.Errorf("clickhouse: insert into %s: rows not written out as columns", b.table)
 	}
 	body := b.body()
 	_, err := n.doWith(context.Background(), b.insert(), &body, nil)

@@ -146,8 +146,9 @@ func killedImportEndsExact(t *testing.T, Open func(o index.Options) (*DB, error)
 	if _, err := w.AddPrepared(g2); err != nil {
 		t.Fatal(err)
 	}
+	var srt sorter
 	for _, b := range []*block{w.positions[0], w.termRows[0], w.games[0], w.dict} {
-		if err := d.nodes[0].insertBlock(b); err != nil {
+		if err := d.nodes[0].insertBlock(srt.columns(b)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -31,9 +31,13 @@ type block struct {
 	cols  []column
 	data  [][]byte // per column
 	rows  int
-	// order is the table's ORDER BY, as column indices: a sender sorts
-	// the rows by it (sort.go).
+	// order is the table's ORDER BY, as column indices.
 	order []int
+	// A table that a sender sorts by its ORDER BY before the insert
+	// (sort.go) has a layout: its rows are gathered packed in items, not
+	// in data.
+	layout *layout
+	items  []sortItem
 }
 
 func newBlock(table string, cols []column) *block {
@@ -44,6 +48,7 @@ func (b *block) reset() {
 	for i := range b.data {
 		b.data[i] = b.data[i][:0]
 	}
+	b.items = b.items[:0]
 	b.rows = 0
 }
 

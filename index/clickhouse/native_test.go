@@ -30,12 +30,9 @@ func TestNativeBlockLayout(t *testing.T) {
 // offlineWriter is a Writer whose blocks fill but are never sent (no
 // server: its batches and blocks are larger than the games added).
 func offlineWriter() *Writer {
-	d := &DB{name: "x", nodes: []*node{newNode("127.0.0.1:1", "")}}
-	w := &Writer{d: d, next: 1, hashes: map[uint64][]uint32{}, attrs: make([]index.Attrs, 1), batchGames: 1 << 30,
-		terms: index.NewTermCache(), inDict: map[uint64]bool{}, free: map[string][]*block{}}
-	w.positions, w.termRows, w.games = []*block{w.block("positions")}, []*block{w.block("terms")}, []*block{w.block("games")}
-	w.dict = w.block("dict")
-	return w
+	d := &DB{name: "x", nodes: []*node{newNode("127.0.0.1:1", "")}, opts: index.Options{RunGames: 1 << 30}}
+	d.next.Store(1)
+	return d.writer(1 << 16)
 }
 
 // TestAddPreparedAllocatesPerGameNotPerRow: the rows of a game are

@@ -11,10 +11,19 @@ import (
 // comparator that compares column by column through virtual calls (18.16).
 // That sort was most of the server's work on position rows: 4 M of them,
 // inserted as Native, took it 2.85 CPU-seconds unsorted and 1.1 sorted
-// (measured 2026-12-01, README). Sorting here — rows bucketed by the top
-// bits of their key, then each bucket sorted — costs a fraction of that
-// (BenchmarkSortRows: about 0.1 s for a block of a million rows), in a
-// sender goroutine, while the writer fills the next block.
+// (measured 2026-12-01, README). Sorting here costs a fraction of that
+// (BenchmarkSortRows), in a sender goroutine, while the writer fills the
+// next block.
+//
+// The rows of the tables sorted so (positions, terms) are gathered as
+// sortItems, one a row (the writer packs them: layout), not as columns: a
+// sort moves whole rows, and gathering them from columns first, then
+// scattering them back, was a third of the sort's time. The sender sorts
+// the items by radix, two passes of 8 bits of the first ORDER BY column
+// (each pass writes to 256 places at once, which the caches keep up with,
+// where one pass of 16 bits wrote to 65,536 and waited on memory at every
+// row), then each group of rows that share those 16 bits, and writes the
+// columns out of the sorted items.
 
 // fixedWidth is the bytes of one value of a fixed-width type (0: a
 // variable-width one, such as String).
@@ -47,169 +56,218 @@ func sortOrder(order string, cols []column) []int {
 	return out
 }
 
-// sortItem is one row being sorted: its first ORDER BY column, and its
-// other columns packed, so that sorting moves whole rows and writing the
-// columns back reads the items in order (gathering each column through an
-// index read it at random: most of the time of a sort).
+// sortItem is one row of a sorted table: its first ORDER BY column in k,
+// its other columns packed in row (layout).
 type sortItem struct {
 	k   uint64
 	row [16]byte
 }
 
-// sorter holds what sorting a block needs, reused from block to block (one
-// per sender goroutine).
-type sorter struct {
-	items, tmp []sortItem
-	starts     []uint32 // per bucket of the top 16 bits of k
+// layout is how a table's rows are packed in sortItems: the first ORDER BY
+// column (an unsigned number of 2 to 8 bytes) in k, the other columns one
+// after the other in row, in the table's order; at most one middle ORDER BY
+// column, of up to 4 bytes; the last ORDER BY column must ascend as rows
+// are added (the game id: games are added in id order), which a stable
+// sort by the others keeps.
+type layout struct {
+	kc, kw int
+	off, w []int // by column: its offset in row (kc: unused), its width
 	// The middle ORDER BY column, if any: its offset and width in row.
 	tOff, tw int
 }
 
-// sortRows orders b's rows by b.order: the first column as an unsigned
-// number of up to 8 bytes, then at most one middle column of up to 4
-// bytes, then the last column — which the rows must already ascend by, as
-// the game id does (games are added in id order): a stable sort by the
-// others keeps them in that order. Blocks that do not fit this (a single
-// ORDER BY column, String columns, rows of more than 24 bytes, a last
-// column out of order) are left as they are, and the server sorts them.
-// It reports whether it sorted.
-func (s *sorter) sortRows(b *block) bool {
-	order := b.order
-	if len(order) < 2 || len(order) > 3 || b.rows < 2 {
-		return false
+// layoutOf returns the layout of a table's rows, or nil when they do not
+// fit one (a single ORDER BY column, String columns, rows of more than 24
+// bytes): such blocks hold columns and the server sorts them.
+func layoutOf(cols []column, order []int) *layout {
+	if len(order) < 2 || len(order) > 3 {
+		return nil
 	}
-	kc, lc := order[0], order[len(order)-1]
-	kw := fixedWidth(b.cols[kc].typ)
-	// The other columns' offsets in a packed row.
-	offs := make([]int, len(b.cols))
+	l := &layout{kc: order[0], kw: fixedWidth(cols[order[0]].typ), off: make([]int, len(cols)), w: make([]int, len(cols))}
 	size := 0
-	s.tw = 0
-	for c, col := range b.cols {
+	for c, col := range cols {
 		w := fixedWidth(col.typ)
 		if w == 0 {
-			return false
+			return nil
 		}
-		if c == kc {
+		if l.w[c] = w; c == l.kc {
 			continue
 		}
 		if len(order) == 3 && c == order[1] {
-			s.tOff, s.tw = size, w
+			l.tOff, l.tw = size, w
 		}
-		offs[c] = size
+		l.off[c] = size
 		size += w
 	}
-	if size > len(sortItem{}.row) || s.tw > 4 {
-		return false
+	if l.kw < 2 || size > len(sortItem{}.row) || l.tw > 4 {
+		return nil
 	}
-	n := b.rows
-	last, lw := b.data[lc], fixedWidth(b.cols[lc].typ)
-	for i := 1; i < n; i++ {
-		if value(last, i, lw) < value(last, i-1, lw) {
-			return false
-		}
+	return l
+}
+
+// sorter holds what sorting blocks needs, reused from block to block (one
+// per sender goroutine).
+type sorter struct {
+	tmp    []sortItem
+	counts [256]uint32
+	// out holds the columns written out of sorted items, by table.
+	out map[string]*block
+}
+
+// columns sorts b's rows by b's ORDER BY and returns them as columns: b
+// itself when it holds columns (nothing to sort), else the sorter's block
+// of b's table, valid until the next call.
+func (s *sorter) columns(b *block) *block {
+	if b.layout == nil {
+		return b
 	}
-	if cap(s.items) < n {
-		s.items, s.tmp = make([]sortItem, n), make([]sortItem, n)
+	s.sort(b.items, b.layout)
+	if s.out == nil {
+		s.out = map[string]*block{}
 	}
-	items, tmp := s.items[:n], s.tmp[:n]
-	// Bucket the rows by the top 16 bits of k, keeping their order, then
-	// sort each bucket. Position keys (Zobrist) and term ids (FNV) are
-	// uniform, so a bucket holds a few rows, or many of one popular key,
-	// which are in order already.
-	kd := b.data[kc]
-	for i := range items {
-		items[i].k = value(kd, i, kw)
+	out := s.out[b.table]
+	if out == nil {
+		out = newBlock(b.table, b.cols)
+		s.out[b.table] = out
 	}
-	for c, col := range b.data {
-		if c == kc {
+	out.reset()
+	writeColumns(out, b.items, b.layout)
+	return out
+}
+
+// sort orders items by k, then by the middle ORDER BY column, keeping the
+// order of equal ones.
+func (s *sorter) sort(items []sortItem, l *layout) {
+	n := len(items)
+	if n < 2 {
+		return
+	}
+	if cap(s.tmp) < n {
+		s.tmp = make([]sortItem, n)
+	}
+	tmp := s.tmp[:n]
+	hi := uint(8*l.kw - 8) // the top 8 bits of k, then the 8 below them
+	var starts [257]uint32
+	s.scatter(items, tmp, hi, starts[:])
+	for b := range 256 {
+		lo, end := starts[b], starts[b+1]
+		if end-lo < 2 {
+			copy(items[lo:end], tmp[lo:end])
 			continue
 		}
-		w, off := fixedWidth(b.cols[c].typ), offs[c]
-		for i := range items {
-			copy(items[i].row[off:off+w], col[i*w:i*w+w])
-		}
-	}
-	shift := uint(8*kw - 16)
-	if kw < 2 {
-		shift = 0
-	}
-	if s.starts == nil {
-		s.starts = make([]uint32, 1<<16+1)
-	}
-	starts := s.starts
-	clear(starts)
-	for i := range items {
-		starts[items[i].k>>shift+1]++
-	}
-	for x := 1; x < len(starts); x++ {
-		starts[x] += starts[x-1]
-	}
-	for i := range items {
-		x := items[i].k >> shift
-		tmp[starts[x]] = items[i]
-		starts[x]++
-	}
-	// starts[x] is now the end of bucket x.
-	items, tmp = tmp, items
-	lo := uint32(0)
-	for _, hi := range starts[:len(starts)-1] {
-		if hi-lo > 1 {
-			s.sortBucket(items[lo:hi])
-		}
-		lo = hi
-	}
-	// Write the columns back in the new order.
-	for c, col := range b.data {
-		if c == kc {
-			for i := range items {
-				putValue(col, i, kw, items[i].k)
+		var sub [257]uint32
+		s.scatter(tmp[lo:end], items[lo:end], hi-8, sub[:])
+		for x := range 256 {
+			if sub[x+1]-sub[x] > 1 {
+				sortGroup(items[lo+sub[x]:lo+sub[x+1]], l)
 			}
-			continue
-		}
-		w, off := fixedWidth(b.cols[c].typ), offs[c]
-		for i := range items {
-			copy(col[i*w:i*w+w], items[i].row[off:off+w])
 		}
 	}
-	return true
 }
 
-// less orders items by k, then by the middle ORDER BY column.
-func (s *sorter) less(a, b *sortItem) bool {
-	if a.k != b.k || s.tw == 0 {
-		return a.k < b.k
+// scatter moves src to dst grouped by the 8 bits of k at shift, keeping
+// their order within a group, and sets starts[x] to where group x begins
+// (starts[256] = len(src)).
+func (s *sorter) scatter(src, dst []sortItem, shift uint, starts []uint32) {
+	c := &s.counts
+	clear(c[:])
+	for i := range src {
+		c[uint8(src[i].k>>shift)]++
 	}
-	var x, y uint32
-	for i := s.tw - 1; i >= 0; i-- {
-		x, y = x<<8|uint32(a.row[s.tOff+i]), y<<8|uint32(b.row[s.tOff+i])
+	sum := uint32(0)
+	for x := range 256 {
+		starts[x] = sum
+		sum += c[x]
+		c[x] = starts[x]
 	}
-	return x < y
+	starts[256] = sum
+	for i := range src {
+		x := uint8(src[i].k >> shift)
+		dst[c[x]] = src[i]
+		c[x]++
+	}
 }
 
-// sortBucket sorts items by less, keeping the order of equal ones:
-// insertion for the few rows of a bucket, which moves nothing where they
-// are rows of one key; a merge sort for a large one.
-func (s *sorter) sortBucket(items []sortItem) {
+// sortGroup sorts items that share the top 16 bits of k, keeping the order
+// of equal ones: nothing to do when they are in order already (the rows of
+// one popular key, in game order), insertion for a few, a merge sort for
+// many.
+func sortGroup(items []sortItem, l *layout) {
+	i := 1
+	for i < len(items) && !less(&items[i], &items[i-1], l) {
+		i++
+	}
+	if i == len(items) {
+		return
+	}
 	if len(items) > 64 {
 		slices.SortStableFunc(items, func(a, b sortItem) int {
-			if s.less(&a, &b) {
+			if less(&a, &b, l) {
 				return -1
 			}
-			if s.less(&b, &a) {
+			if less(&b, &a, l) {
 				return 1
 			}
 			return 0
 		})
 		return
 	}
-	for i := 1; i < len(items); i++ {
+	for ; i < len(items); i++ {
 		it := items[i]
 		j := i
-		for ; j > 0 && s.less(&it, &items[j-1]); j-- {
+		for ; j > 0 && less(&it, &items[j-1], l); j-- {
 			items[j] = items[j-1]
 		}
 		items[j] = it
 	}
+}
+
+// less orders items by k, then by the middle ORDER BY column.
+func less(a, b *sortItem, l *layout) bool {
+	if a.k != b.k || l.tw == 0 {
+		return a.k < b.k
+	}
+	var x, y uint32
+	for i := l.tw - 1; i >= 0; i-- {
+		x, y = x<<8|uint32(a.row[l.tOff+i]), y<<8|uint32(b.row[l.tOff+i])
+	}
+	return x < y
+}
+
+// writeColumns appends items to out's columns, in order.
+func writeColumns(out *block, items []sortItem, l *layout) {
+	n := len(items)
+	for c := range out.data {
+		w := l.w[c]
+		col := slices.Grow(out.data[c][:0], n*w)[:n*w]
+		out.data[c] = col
+		if c == l.kc {
+			for i := range items {
+				putValue(col, i, w, items[i].k)
+			}
+			continue
+		}
+		off := l.off[c]
+		switch w {
+		case 1:
+			for i := range items {
+				col[i] = items[i].row[off]
+			}
+		case 2:
+			for i := range items {
+				copy(col[2*i:2*i+2], items[i].row[off:off+2])
+			}
+		case 4:
+			for i := range items {
+				copy(col[4*i:4*i+4], items[i].row[off:off+4])
+			}
+		default:
+			for i := range items {
+				copy(col[8*i:8*i+8], items[i].row[off:off+8])
+			}
+		}
+	}
+	out.rows = n
 }
 
 // putValue sets the i-th value of a column of w-byte unsigned numbers.
@@ -237,4 +295,13 @@ func value(col []byte, i, w int) uint64 {
 		return uint64(le.Uint32(col[4*i:]))
 	}
 	return le.Uint64(col[8*i:])
+}
+
+// put packs value v of column c into it.
+func (l *layout) put(it *sortItem, c int, v uint64) {
+	if c == l.kc {
+		it.k = v
+		return
+	}
+	putValue(it.row[l.off[c]:], 0, l.w[c], v)
 }

@@ -39,11 +39,15 @@ type Writer struct {
 	// The blocks being filled, per shard (dict goes to every shard).
 	positions, termRows, games []*block
 	dict                       *block
-	free                       map[string][]*block // emptied blocks, by table, to fill again
+	// pools hold each table's blocks (by table name), used again after
+	// their insert.
+	pools map[string]*pool
+	// blockRows is the rows of a full block (the constant; fewer in
+	// tests).
+	blockRows int
 
 	batch   *pending
 	sends   chan send
-	sent    chan *block
 	commits chan *pending
 	workers sync.WaitGroup
 	failed  errBox
@@ -57,9 +61,10 @@ type pending struct {
 }
 
 type send struct {
-	n *node
-	b *block
-	p *pending
+	n    *node
+	b    *block
+	p    *pending
+	pool *pool // b's, which takes it back once it is in
 }
 
 // errBox keeps the first error of several goroutines.
@@ -124,12 +129,7 @@ func (d *DB) newGameWriter() (*Writer, error) {
 	if err := d.loadAllAttrs(); err != nil {
 		return nil, err
 	}
-	w := &Writer{d: d, next: d.committed(), hashes: map[uint64][]uint32{}, batchGames: d.opts.RunGames, terms: index.NewTermCache(),
-		inDict: map[uint64]bool{}, free: map[string][]*block{}}
-	if w.batchGames <= 0 {
-		w.batchGames = 50_000
-	}
-	w.attrs = make([]index.Attrs, w.next, w.next+1024)
+	w := d.writer(blockRows)
 	d.attrsMu.Lock()
 	for gid, a := range d.attrs {
 		if gid < w.next {
@@ -137,14 +137,52 @@ func (d *DB) newGameWriter() (*Writer, error) {
 		}
 	}
 	d.attrsMu.Unlock()
+	w.start()
+	return w, nil
+}
+
+// writer returns a Writer of d after its last commit, with blocks of rows
+// rows, not started.
+func (d *DB) writer(rows int) *Writer {
+	w := &Writer{d: d, next: d.committed(), hashes: map[uint64][]uint32{}, batchGames: d.opts.RunGames, terms: index.NewTermCache(),
+		inDict: map[uint64]bool{}, blockRows: rows, pools: map[string]*pool{}}
+	if w.batchGames <= 0 {
+		w.batchGames = 50_000
+	}
+	w.attrs = make([]index.Attrs, w.next, w.next+1024)
 	shards := len(d.nodes)
+	for _, t := range tables {
+		// A block fills on the writer's side while the senders insert
+		// others: with this many, a full block never waits for an
+		// empty one longer than an insert takes.
+		w.pools[t.name] = newPool(d.local(t.name), t.name, w.blockRowsOf(t.name), shards+senders+1)
+	}
 	w.positions, w.termRows, w.games = make([]*block, shards), make([]*block, shards), make([]*block, shards)
 	for s := range shards {
 		w.positions[s], w.termRows[s], w.games[s] = w.block("positions"), w.block("terms"), w.block("games")
 	}
 	w.dict = w.block("dict")
 	w.batch = &pending{}
-	w.sends, w.sent, w.commits = make(chan send), make(chan *block, 4*senders), make(chan *pending, 2)
+	w.sends, w.commits = make(chan send), make(chan *pending, 2)
+	return w
+}
+
+// blockRowsOf is the rows a block of table is made for: a full block of
+// positions or terms; a batch's games (a block of games is sent when its
+// batch ends, or once full); some of the distinct terms a batch adds to
+// dict.
+func (w *Writer) blockRowsOf(table string) int {
+	switch table {
+	case "games":
+		return min(w.batchGames, w.blockRows)
+	case "dict":
+		return min(1<<15, w.blockRows)
+	}
+	return w.blockRows
+}
+
+// start runs the senders and the committer.
+func (w *Writer) start() {
 	for range senders {
 		w.workers.Add(1)
 		go func() {
@@ -153,15 +191,11 @@ func (d *DB) newGameWriter() (*Writer, error) {
 			for s := range w.sends {
 				// Sorted here, the block is written by the server as
 				// it is (sort.go).
-				srt.sortRows(s.b)
-				if err := s.n.insertBlock(s.b); err != nil {
+				if err := s.n.insertBlock(srt.columns(s.b)); err != nil {
 					s.p.err.set(err)
 				}
 				s.p.wg.Done()
-				select {
-				case w.sent <- s.b:
-				default:
-				}
+				s.pool.put(s.b)
 			}
 		}()
 	}
@@ -170,39 +204,69 @@ func (d *DB) newGameWriter() (*Writer, error) {
 		defer w.workers.Done()
 		w.commit()
 	}()
-	return w, nil
+}
+
+// pool holds the blocks of one table, made once each with room for a full
+// block (presized) and emptied and filled again after each insert: grown
+// from empty, and made afresh whenever the senders' queue back was full,
+// the blocks' columns were a sixth of a copy's CPU time (copying on
+// growth, zeroing, the garbage collector; issue 19). It makes at most
+// limit blocks and never drops one: once all are made, a writer that
+// needs one waits for a sender to hand one back.
+type pool struct {
+	local, table string
+	rows         int
+	free         chan *block // capacity limit: put never waits
+	made, limit  int         // made is the writer's only
+	all          []*block    // every block made (tests)
+}
+
+func newPool(local, table string, rows, limit int) *pool {
+	return &pool{local: local, table: table, rows: rows, free: make(chan *block, limit), limit: limit}
+}
+
+// get returns an empty block: one handed back, a new one while fewer than
+// limit are made, else the next one handed back.
+func (p *pool) get() *block {
+	select {
+	case b := <-p.free:
+		return b
+	default:
+	}
+	if p.made < p.limit {
+		p.made++
+		b := presized(p.local, p.table, p.rows)
+		p.all = append(p.all, b)
+		return b
+	}
+	return <-p.free
+}
+
+// put hands an inserted block back, emptied.
+func (p *pool) put(b *block) {
+	b.reset()
+	p.free <- b
 }
 
 // block returns an empty block of table (on one node: the writer picks
 // the node when it sends it).
-func (w *Writer) block(table string) *block {
-	for {
-		select {
-		case b := <-w.sent:
-			b.reset()
-			w.free[b.table] = append(w.free[b.table], b)
-			continue
-		default:
-		}
-		break
+func (w *Writer) block(table string) *block { return w.pools[table].get() }
+
+// ship sends b, unless empty, to node n as part of the open batch.
+func (w *Writer) ship(n *node, b *block, table string) {
+	if b.rows == 0 {
+		return
 	}
-	local := w.d.local(table)
-	if bs := w.free[local]; len(bs) > 0 {
-		b := bs[len(bs)-1]
-		w.free[local] = bs[:len(bs)-1]
-		return b
-	}
-	return tableBlock(local, table)
+	w.batch.wg.Add(1)
+	w.sends <- send{n, b, w.batch, w.pools[table]}
 }
 
-// ship sends b to node n as part of the open batch and returns an empty
-// block of its table.
-func (w *Writer) ship(n *node, b *block, table string) *block {
+// swap ships b and returns an empty block of its table in its place.
+func (w *Writer) swap(n *node, b *block, table string) *block {
 	if b.rows == 0 {
 		return b
 	}
-	w.batch.wg.Add(1)
-	w.sends <- send{n, b, w.batch}
+	w.ship(n, b, table)
 	return w.block(table)
 }
 
@@ -308,6 +372,10 @@ func (w *Writer) AddPrepared(p *index.Prepared) (index.AddResult, error) {
 	gs := uint64(gid) % shards
 
 	g := w.games[gs] // gid, game, result, date, rating, plies, hash, players, record
+	if g.rows >= w.blockRows {
+		g = w.swap(nodes[gs], g, "games")
+		w.games[gs] = g
+	}
 	c := g.data
 	c[0] = le.AppendUint32(c[0], gid)
 	c[1] = append(c[1], uint8(a.Game))
@@ -320,20 +388,25 @@ func (w *Writer) AddPrepared(p *index.Prepared) (index.AddResult, error) {
 	c[8] = appendBytes(c[8], p.Encoded())
 	g.rows++
 
+	// A game's position rows (key, game, gid, ply, code, result, date,
+	// rating) differ in key, ply and code only.
+	l := w.positions[0].layout
+	var row sortItem
+	l.put(&row, 1, uint64(a.Game))
+	l.put(&row, 2, uint64(gid))
+	l.put(&row, 5, uint64(a.Result))
+	l.put(&row, 6, uint64(a.Date))
+	l.put(&row, 7, uint64(a.Rating))
+	plyAt, codeAt := l.off[3], l.off[4]
 	p.EachOccurrence(func(key uint64, ply, code uint16) {
 		s := key % shards
-		b := w.positions[s] // key, game, gid, ply, code, result, date, rating
-		c := b.data
-		c[0] = le.AppendUint64(c[0], key)
-		c[1] = append(c[1], uint8(a.Game))
-		c[2] = le.AppendUint32(c[2], gid)
-		c[3] = le.AppendUint16(c[3], ply)
-		c[4] = le.AppendUint16(c[4], code)
-		c[5] = append(c[5], uint8(a.Result))
-		c[6] = le.AppendUint32(c[6], a.Date)
-		c[7] = le.AppendUint16(c[7], a.Rating)
-		if b.rows++; b.rows >= blockRows {
-			w.positions[s] = w.ship(nodes[s], b, "positions")
+		b := w.positions[s]
+		row.k = key
+		le.PutUint16(row.row[plyAt:], ply)
+		le.PutUint16(row.row[codeAt:], code)
+		b.items = append(b.items, row)
+		if b.rows++; b.rows >= w.blockRows {
+			w.positions[s] = w.swap(nodes[s], b, "positions")
 		}
 	})
 
@@ -368,16 +441,23 @@ func (w *Writer) AddPrepared(p *index.Prepared) (index.AddResult, error) {
 			}
 			ft.Stored = true
 		}
-		b := w.termRows[gs] // tid, gid, pos
-		c := b.data
-		c[0] = append(c[0], ft.Rows[:8*n]...)
-		for range n {
-			c[1] = le.AppendUint32(c[1], gid)
+		b := w.termRows[gs]
+		if b.rows+n > w.blockRows {
+			// Sent before it overflows: it was made for blockRows
+			// rows.
+			b = w.swap(nodes[gs], b, "terms")
+			w.termRows[gs] = b
 		}
-		c[2] = append(c[2], ft.Rows[8*n:]...)
-		if b.rows += n; b.rows >= blockRows {
-			w.termRows[gs] = w.ship(nodes[gs], b, "terms")
+		var row sortItem // tid, gid, pos
+		tl := b.layout
+		tl.put(&row, 1, uint64(gid))
+		posAt := tl.off[2]
+		for i := range n {
+			row.k = le.Uint64(ft.Rows[8*i:])
+			copy(row.row[posAt:posAt+4], ft.Rows[8*n+4*i:])
+			b.items = append(b.items, row)
 		}
+		b.rows += n
 	}
 
 	if w.inBatch++; w.inBatch >= w.batchGames {
@@ -405,9 +485,9 @@ func (w *Writer) TermRows(ft *index.FieldTerms) []byte {
 func (w *Writer) endBatch() {
 	nodes := w.d.nodes
 	for s, n := range nodes {
-		w.positions[s] = w.ship(n, w.positions[s], "positions")
-		w.termRows[s] = w.ship(n, w.termRows[s], "terms")
-		w.games[s] = w.ship(n, w.games[s], "games")
+		w.positions[s] = w.swap(n, w.positions[s], "positions")
+		w.termRows[s] = w.swap(n, w.termRows[s], "terms")
+		w.games[s] = w.swap(n, w.games[s], "games")
 	}
 	if w.dict.rows > 0 {
 		// Every shard answers term lookups from its own dict.
@@ -419,7 +499,7 @@ func (w *Writer) endBatch() {
 			cp.rows = w.dict.rows
 			w.ship(n, cp, "dict")
 		}
-		w.dict = w.ship(nodes[0], w.dict, "dict")
+		w.dict = w.swap(nodes[0], w.dict, "dict")
 	}
 	w.batch.next = w.next
 	w.commits <- w.batch
