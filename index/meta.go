@@ -164,8 +164,7 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache
 // metaFields appends the fields of a game's metadata document to fs, not
 // analysed yet (metaDoc; a TermCache looks their terms up by value).
 func metaFields(im *mapping.IndexMappingImpl, r *Record, a Attrs, cache *fieldCache, fs []fieldValue) []fieldValue {
-	text := im.AnalyzerNamed(textAnalyzer)
-	kw := im.AnalyzerNamed(keyword.Name)
+	text, kw := cache.analyzers(im)
 	plain := bleveindex.IndexField
 	phrase := plain | bleveindex.IncludeTermVectors
 	addText := func(name, v string) {
@@ -197,13 +196,9 @@ func metaFields(im *mapping.IndexMappingImpl, r *Record, a Attrs, cache *fieldCa
 		addText("opening_name", r.OpeningName)
 	}
 	for _, t := range r.Tags {
-		name := cache.toLower(t.Name)
-		if skipTags[name] {
+		field := cache.tagField(t.Name)
+		if field == "" {
 			continue
-		}
-		field, known := metaFieldNames[name]
-		if !known {
-			field = name
 		}
 		if r.Opening != "" && (field == "opening" || field == "opening_name") {
 			continue // the classification replaces the tags (issue 15)
@@ -242,13 +237,15 @@ type fieldValue struct {
 // documents may share one.
 type fieldCache struct {
 	fields map[string]map[string]*cachedField // by name, then value
-	lower  map[string]string                  // tag names lower-cased
+	tags   map[string]string                  // tag names' fields (tagField)
 	names  map[string]string                  // player names with their readings
 	pad    map[uint64]string                  // padNumber's, by number and width
+	// The analyzers of the mapping the cache is used with (analyzers).
+	text, kw analysis.Analyzer
 }
 
 func newFieldCache() *fieldCache {
-	return &fieldCache{fields: map[string]map[string]*cachedField{}, lower: map[string]string{}, names: map[string]string{},
+	return &fieldCache{fields: map[string]map[string]*cachedField{}, tags: map[string]string{}, names: map[string]string{},
 		pad: map[uint64]string{}}
 }
 
@@ -297,15 +294,39 @@ func (c *fieldCache) field(f fieldValue) *cachedField {
 	return cf
 }
 
-// toLower lower-cases a tag name, remembering the answer.
-func (c *fieldCache) toLower(name string) string {
+// analyzers returns the text and keyword analyzers of im, the first time
+// from im (a registry behind a lock).
+func (c *fieldCache) analyzers(im *mapping.IndexMappingImpl) (text, kw analysis.Analyzer) {
 	if c == nil {
-		return strings.ToLower(name)
+		return im.AnalyzerNamed(textAnalyzer), im.AnalyzerNamed(keyword.Name)
 	}
-	l, ok := c.lower[name]
+	if c.text == nil {
+		c.text, c.kw = im.AnalyzerNamed(textAnalyzer), im.AnalyzerNamed(keyword.Name)
+	}
+	return c.text, c.kw
+}
+
+// tagField is the field a tag of this name goes to ("" when none: skipTags),
+// remembering the answer: a game has a dozen tags, of a few dozen names.
+func (c *fieldCache) tagField(name string) string {
+	if c == nil {
+		return tagFieldOf(name)
+	}
+	f, ok := c.tags[name]
 	if !ok {
-		l = strings.ToLower(name)
-		c.lower[name] = l
+		f = tagFieldOf(name)
+		c.tags[name] = f
+	}
+	return f
+}
+
+func tagFieldOf(name string) string {
+	l := strings.ToLower(name)
+	if skipTags[l] {
+		return ""
+	}
+	if f, ok := metaFieldNames[l]; ok {
+		return f
 	}
 	return l
 }

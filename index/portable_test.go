@@ -3,6 +3,8 @@ package index
 import (
 	"fmt"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
@@ -64,6 +66,61 @@ func TestTermCacheAsEachTerm(t *testing.T) {
 	}
 }
 
+// TestSharedTermCaches: caches made together (CopyGames makes one per
+// goroutine) analyse a field value once between them: a value one has
+// analysed comes to the other with the same terms and rows, and rows are
+// made once per distinct value, also when the caches run at once.
+func TestSharedTermCaches(t *testing.T) {
+	var made atomic.Int64
+	rows := func(ft *FieldTerms) []byte { made.Add(1); return []byte(ft.Field) }
+	prep := func(tags ...Tag) *Prepared {
+		p, err := Prepare(newGame(t, engine.Draw, tags, "h2e2"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	lists := func(c *TermCache, p *Prepared) (out []*FieldTerms) {
+		c.Each(p, func(ft *FieldTerms, _ bool) { out = append(out, ft) })
+		return out
+	}
+	g1 := prep(Tag{"Red", "Lü Qin"}, Tag{"Black", "Hu Ronghua"}, Tag{"Event", "National Championship"})
+	g2 := prep(Tag{"Red", "Lü Qin"}, Tag{"Black", "Xu Yinchuan"}, Tag{"Event", "National Championship"})
+	cs := sharedTermCaches(2, rows)
+	a := lists(cs[0], g1)
+	n := made.Load()
+	if n != int64(len(a)) {
+		t.Fatalf("%d fields, %d rows made", len(a), n)
+	}
+	if b := lists(cs[1], g1); !slices.Equal(a, b) {
+		t.Error("the second cache analysed the first one's values again")
+	}
+	lists(cs[1], g2) // one new value: Xu Yinchuan
+	if got := made.Load() - n; got != 1 {
+		t.Errorf("%d rows made for one new value", got)
+	}
+	for _, ft := range lists(cs[0], g2) {
+		if string(ft.Rows) != ft.Field {
+			t.Errorf("%s: rows %q", ft.Field, ft.Rows)
+		}
+	}
+	// At once (go test -race): every game's fields, from both caches.
+	cs = sharedTermCaches(2, rows)
+	var wg sync.WaitGroup
+	for _, c := range cs {
+		wg.Go(func() {
+			for i := range 50 {
+				for _, ft := range lists(c, prep(Tag{"Event", fmt.Sprint("Cup ", i%7)}, Tag{"Round", fmt.Sprint(i)})) {
+					if string(ft.Rows) != ft.Field {
+						t.Errorf("%s: rows %q", ft.Field, ft.Rows)
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
 // TestRawRecordsDecodeWithKeys: the bytes RawRecords reads in one pass
 // are the stored records, and decoding them gives the keys a replay gives
 // (what CopyGames uses instead of reading and replaying each game).
@@ -101,6 +158,12 @@ func TestRawRecordsDecodeWithKeys(t *testing.T) {
 		if p, err := prepare(&Game{Record: *got, Keys: keys}, nil); err != nil || !slices.Equal(p.Encoded(), bs[i]) {
 			t.Errorf("game %d: encoded again %x, stored %x (%v)", gid, p.Encoded(), bs[i], err)
 		}
+	}
+	// The records share buffers: appending to one leaves the next one be.
+	next := slices.Clone(bs[1])
+	_ = append(bs[0], 0xFF, 0xFF, 0xFF)
+	if !slices.Equal(bs[1], next) {
+		t.Error("appending to a record changed the next one")
 	}
 	if _, err := s.RawRecords([]uint32{2, 9}); err == nil {
 		t.Error("RawRecords of a game that is not stored: no error")
