@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -27,6 +28,10 @@ func (s *Store) Compact() error {
 		if err := s.mergeRuns(slices.Clone(s.man.LiveRuns)); err != nil {
 			return fmt.Errorf("index: merge runs: %w", err)
 		}
+	}
+	// The runs earlier merges replaced: the rewrite would copy them.
+	if err := s.dropGarbageRuns(math.MaxInt); err != nil {
+		return fmt.Errorf("index: delete merged runs: %w", err)
 	}
 	if err := s.compactMeta(true); err != nil {
 		return fmt.Errorf("index: merge metadata: %w", err)

@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 	"math/bits"
 	"slices"
 
@@ -51,27 +52,34 @@ func mergeFrom(live []uint32, sizes map[uint32]uint32, maxRuns int) int {
 	return n
 }
 
-// mergeDue merges runs while the policy asks for it.
-func (s *Store) mergeDue() error {
+// mergeDue merges runs while the policy asks for it. With dropNow unset,
+// the replaced runs' values are left to the next writer (garbage, below).
+func (s *Store) mergeDue(dropNow bool) error {
 	for {
 		from := mergeFrom(s.man.LiveRuns, s.man.RunGames, s.opts.MaxRuns)
 		if from >= len(s.man.LiveRuns) {
 			return nil
 		}
-		if err := s.mergeRuns(slices.Clone(s.man.LiveRuns[from:])); err != nil {
+		if err := s.merge(slices.Clone(s.man.LiveRuns[from:]), dropNow); err != nil {
 			return err
 		}
 	}
 }
 
-// mergeRuns rewrites the stats values (with their heads) and tail blocks
+// mergeRuns merges runs (merge) and deletes the runs it replaced.
+func (s *Store) mergeRuns(runs []uint32) error { return s.merge(runs, true) }
+
+// merge rewrites the stats values (with their heads) and tail blocks
 // of runs (the newest live runs, oldest first: their games are
 // consecutive) as one new run, so lookups read one value per position and
 // bucket where they read one per run. Each run's values sort together (keys.go), so it reads those
 // runs only. The manifest switches to the new run in one commit, which
-// names the old runs as garbage; cleanPending then removes their values
-// (also after a crash).
-func (s *Store) mergeRuns(runs []uint32) error {
+// names the old runs as garbage. With dropNow, their values are then
+// deleted, by the keys the merge read; else they are left to the next
+// imports (garbageBudget). Deleting them is a tombstone for every value a
+// merged run held: a third to a half of a tier merge's CPU, which fell on
+// the one import whose runs merged (issue 18).
+func (s *Store) merge(runs []uint32, dropNow bool) error {
 	run := s.man.NextRun
 	if err := s.updateManifest(func(m *manifest) { m.NextRun++; m.Pending = run }); err != nil {
 		return err
@@ -79,19 +87,27 @@ func (s *Store) mergeRuns(runs []uint32) error {
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	dates := s.newDateReader() // for the merged values' heads
+	var stats statsMerger
+	var dead *deadKeys // the keys to delete, when they are deleted now
+	if dropNow {
+		dead = &deadKeys{}
+	}
 	err := s.db.View(func(txn *badger.Txn) error {
 		for game := byte(0); game < 4; game++ {
-			if err := mergeValues(txn, runs, prefixStats, game, func(k []byte, vals [][]byte) error {
-				merged := &statsValue{}
-				for _, v := range vals {
-					o, err := decodeStats(v)
-					if err != nil {
-						return err
-					}
-					mergeStats(merged, o)
+			if err := mergeValues(txn, runs, prefixStats, game, dead, func(k []byte, vals [][]byte) error {
+				b, games, err := stats.merge(nil, vals)
+				if err != nil {
+					return err
 				}
 				key := binary.BigEndian.Uint64(k)
-				if err := wb.Set(statsKey(game, run, key), encodeStats(nil, merged)); err != nil {
+				if err := wb.Set(statsKey(game, run, key), b); err != nil {
+					return err
+				}
+				if games < uint64(headMinGames) {
+					return nil
+				}
+				merged, err := decodeStats(b)
+				if err != nil {
 					return err
 				}
 				return putHead(wb.Set, game, run, key, merged, dates.date)
@@ -99,7 +115,7 @@ func (s *Store) mergeRuns(runs []uint32) error {
 				return err
 			}
 			var es []tailEntry
-			if err := mergeValues(txn, runs, prefixTail, game, func(k []byte, vals [][]byte) error {
+			if err := mergeValues(txn, runs, prefixTail, game, dead, func(k []byte, vals [][]byte) error {
 				es = es[:0]
 				width := 64
 				for _, v := range vals {
@@ -114,6 +130,11 @@ func (s *Store) mergeRuns(runs []uint32) error {
 				return wb.Set(tailKey(game, run, binary.BigEndian.Uint16(k)), encodeTail(nil, es, width))
 			}); err != nil {
 				return err
+			}
+			if dropNow {
+				for _, r := range runs {
+					dead.addAll(txn, runPrefix(prefixHead, game, r))
+				}
 			}
 		}
 		return nil
@@ -147,19 +168,130 @@ func (s *Store) mergeRuns(runs []uint32) error {
 			m.RunGames[run] = total
 		}
 	})
+	if err != nil || !dropNow {
+		return err
+	}
+	return s.dropGarbage(runs, dead)
+}
+
+// garbageBudget is how many games' worth of garbage runs (merged away,
+// their values not yet deleted) the end of an import that adds added
+// games to a store of stored games deletes, the oldest runs first: one
+// and a half times what it added, at least 2,000 games, so the deletions
+// a tier merge leaves are spread over the next imports of the same size
+// as the runs it merged. Garbage past a quarter of the stored games is all
+// deleted: a run of small imports never leaves the store much larger.
+func garbageBudget(added, stored int, m manifest) int {
+	garbage := 0
+	for _, r := range m.Garbage {
+		garbage += int(m.RunGames[r])
+	}
+	if garbage > stored/4 {
+		return math.MaxInt
+	}
+	return max(added+added/2, 2000)
+}
+
+// dropGarbageRuns deletes the values of the oldest garbage runs whose
+// games add up to at most budget.
+func (s *Store) dropGarbageRuns(budget int) error {
+	var runs []uint32
+	for _, r := range s.man.Garbage {
+		g := int(s.man.RunGames[r])
+		if g > budget {
+			break
+		}
+		budget -= g
+		runs = append(runs, r)
+	}
+	if len(runs) == 0 {
+		return nil
+	}
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	err := s.db.View(func(txn *badger.Txn) error {
+		for _, run := range runs {
+			for _, kind := range runKinds {
+				for game := byte(0); game < 4; game++ {
+					prefix := runPrefix(kind, game, run)
+					if err := deleteFrom(txn, wb, prefix, prefix); err != nil {
+						return err
+					}
+				}
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return err
 	}
-	return s.cleanPending()
+	if err := wb.Flush(); err != nil {
+		return err
+	}
+	return s.forgetGarbage(runs)
+}
+
+// forgetGarbage drops runs, whose values are deleted, from the manifest.
+func (s *Store) forgetGarbage(runs []uint32) error {
+	return s.updateManifest(func(m *manifest) {
+		m.Garbage = slices.DeleteFunc(m.Garbage, func(r uint32) bool { return slices.Contains(runs, r) })
+		for _, r := range runs {
+			delete(m.RunGames, r)
+		}
+	})
+}
+
+// deadKeys lists the keys of the runs a merge replaces, gathered as the
+// merge reads them, so that deleting them takes no second walk through
+// those runs (which decompressed every block of theirs again).
+type deadKeys struct {
+	buf  []byte // the keys, one after another
+	ends []int  // where each ends in buf
+}
+
+func (d *deadKeys) add(k []byte) {
+	d.buf = append(d.buf, k...)
+	d.ends = append(d.ends, len(d.buf))
+}
+
+// addAll adds every key under prefix.
+func (d *deadKeys) addAll(txn *badger.Txn, prefix []byte) {
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+	defer it.Close()
+	for it.Rewind(); it.Valid(); it.Next() {
+		d.add(it.Item().Key())
+	}
+}
+
+// dropGarbage deletes the values of runs, which a merge has just replaced
+// (the manifest names them as garbage), by their keys in dead, then
+// forgets them.
+func (s *Store) dropGarbage(runs []uint32, dead *deadKeys) error {
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	from := 0
+	for _, end := range dead.ends {
+		// dead.buf is not changed again: the batch may keep the key.
+		if err := wb.Delete(dead.buf[from:end:end]); err != nil {
+			return err
+		}
+		from = end
+	}
+	if err := wb.Flush(); err != nil {
+		return err
+	}
+	return s.forgetGarbage(runs)
 }
 
 // mergeValues walks the values of one kind (prefixStats or prefixTail) and
 // game in runs side by side, one iterator per run, calling fn once per
 // position key (stats) or bucket (tail), in order, with the values the
-// runs hold for it.
-func mergeValues(txn *badger.Txn, runs []uint32, kind, game byte, fn func(k []byte, vals [][]byte) error) error {
+// runs hold for it; vals is valid during the call only. It adds every key
+// it reads to dead, unless dead is nil.
+func mergeValues(txn *badger.Txn, runs []uint32, kind, game byte, dead *deadKeys, fn func(k []byte, vals [][]byte) error) error {
 	its := make([]*badger.Iterator, len(runs))
 	prefixes := make([][]byte, len(runs))
+	bufs := make([][]byte, len(runs)) // each run's value, reused
 	for i, r := range runs {
 		prefixes[i] = runPrefix(kind, game, r)
 		its[i] = txn.NewIterator(badger.IteratorOptions{Prefix: prefixes[i]})
@@ -188,11 +320,15 @@ func mergeValues(txn *badger.Txn, runs []uint32, kind, game byte, fn func(k []by
 		vals = vals[:0]
 		for i, it := range its {
 			if it.Valid() && bytes.Equal(it.Item().Key()[len(prefixes[i]):], cur) {
-				v, err := it.Item().ValueCopy(nil)
+				v, err := it.Item().ValueCopy(bufs[i])
 				if err != nil {
 					return err
 				}
+				bufs[i] = v
 				vals = append(vals, v)
+				if dead != nil {
+					dead.add(it.Item().Key())
+				}
 				it.Next()
 			}
 		}

@@ -3,6 +3,7 @@ package index
 import (
 	"cmp"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -208,8 +209,9 @@ func TestCleanPendingReadsNamedRunsOnly(t *testing.T) {
 			old[0], runKeys(old[0]) > 0, has(stray), s.man.Garbage, s.man.Pending)
 	}
 
-	// Stopped after a merge's commit: its garbage is named and deleted at
-	// the next open.
+	// Stopped after a merge's commit, or a merge that left its garbage to
+	// the next imports: the garbage is named, an open keeps it, and its
+	// deletion deletes it only.
 	dead := statsKey(byte(engine.Xiangqi), 998, 7)
 	set(dead)
 	if err := s.updateManifest(func(m *manifest) { m.Garbage = []uint32{998} }); err != nil {
@@ -221,8 +223,14 @@ func TestCleanPendingReadsNamedRunsOnly(t *testing.T) {
 	if s, err = Open(dir, Options{}); err != nil {
 		t.Fatal(err)
 	}
+	if !has(dead) || !slices.Equal(s.man.Garbage, []uint32{998}) {
+		t.Fatalf("after reopening: named garbage kept %v, garbage %v", has(dead), s.man.Garbage)
+	}
+	if err := s.dropGarbageRuns(math.MaxInt); err != nil {
+		t.Fatal(err)
+	}
 	if has(dead) || !has(stray) || len(s.man.Garbage) > 0 {
-		t.Fatalf("after reopening: named garbage kept %v, stray value kept %v, garbage %v", has(dead), has(stray), s.man.Garbage)
+		t.Fatalf("after deleting the garbage: named garbage kept %v, stray value kept %v, garbage %v", has(dead), has(stray), s.man.Garbage)
 	}
 
 	// An older xqdb's merge, committed but not cleaned: every run that is
@@ -240,5 +248,104 @@ func TestCleanPendingReadsNamedRunsOnly(t *testing.T) {
 	defer s.Close()
 	if has(stray) || s.man.Pending != 0 || runKeys(live) == 0 {
 		t.Fatalf("after an older xqdb's merge: stray value kept %v, pending %d, live run has values %v", has(stray), s.man.Pending, runKeys(live) > 0)
+	}
+}
+
+// TestMergeLeavesGarbageToNextImports: the tier merge at the end of a
+// small import commits and leaves the values of the runs it replaced,
+// named as garbage, to the next imports (their tombstones were a third to
+// a half of the merge's cost, all on that one import; issue 18), which
+// delete a bounded amount of it each before they merge. Answers never see
+// them, an open leaves them, and Compact deletes them all. A large import,
+// which compacts the store into one level, deletes them at once.
+func TestMergeLeavesGarbageToNextImports(t *testing.T) {
+	gs := randomGames(t, 140)
+	dir := t.TempDir()
+	s, err := Open(dir, Options{RunGames: 5, PromoteAt: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { s.Close() }()
+	importGames(t, s, gs[:100]) // large: merges and deletes at once
+	if len(s.man.Garbage) > 0 {
+		t.Fatalf("a large import left garbage %v", s.man.Garbage)
+	}
+	runValues := func(runs []uint32) int {
+		n := 0
+		s.db.View(func(txn *badger.Txn) error {
+			for _, r := range runs {
+				for _, kind := range runKinds {
+					it := txn.NewIterator(badger.IteratorOptions{Prefix: runPrefix(kind, byte(engine.Xiangqi), r)})
+					for it.Rewind(); it.Valid(); it.Next() {
+						n++
+					}
+					it.Close()
+				}
+			}
+			return nil
+		})
+		return n
+	}
+	checkAnswers := func(when string) {
+		t.Helper()
+		st, err := s.Position(engine.Xiangqi, position(t), false)
+		if err != nil || int(totalGames(st.Moves)) != s.Games() {
+			t.Fatalf("%s: start position: %d games (%v), want %d", when, totalGames(st.Moves), err, s.Games())
+		}
+	}
+	live := slices.Clone(s.man.LiveRuns)
+	importGames(t, s, gs[100:120]) // four runs of five games: one tier, merged
+	garbage := slices.Clone(s.man.Garbage)
+	if len(garbage) != 4 || runValues(garbage) == 0 || slices.ContainsFunc(garbage, s.man.live) || !slices.Equal(s.man.LiveRuns[:len(live)], live) {
+		t.Fatalf("after a small import that merged: live runs %v (before %v), garbage %v with %d values; want the four new runs merged and left as garbage",
+			s.man.LiveRuns, live, garbage, runValues(garbage))
+	}
+	checkAnswers("garbage left")
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(dir, Options{RunGames: 5, PromoteAt: 3}); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(s.man.Garbage, garbage) || runValues(garbage) == 0 {
+		t.Fatalf("an open deleted garbage: %v left of %v, %d values", s.man.Garbage, garbage, runValues(garbage))
+	}
+	checkAnswers("reopened")
+	importGames(t, s, gs[120:]) // deletes the garbage (within its budget), merges, leaves its own
+	if runValues(garbage) > 0 || slices.ContainsFunc(s.man.Garbage, func(r uint32) bool { return slices.Contains(garbage, r) }) {
+		t.Fatalf("the next import kept garbage: %v named, %d values of %v", s.man.Garbage, runValues(garbage), garbage)
+	}
+	garbage = slices.Clone(s.man.Garbage)
+	if len(garbage) == 0 {
+		t.Fatal("the third import merged nothing: the test needs a merge")
+	}
+	checkAnswers("third import")
+	if err := s.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.man.Garbage) > 0 || runValues(garbage) > 0 {
+		t.Fatalf("after Compact: garbage %v, %d values", s.man.Garbage, runValues(garbage))
+	}
+	checkAnswers("compacted")
+}
+
+// TestGarbageBudget: an import deletes garbage in proportion to what it
+// adds, and all of it once the garbage passes a quarter of the store.
+func TestGarbageBudget(t *testing.T) {
+	m := manifest{Garbage: []uint32{7, 8}, RunGames: map[uint32]uint32{7: 10_000, 8: 10_000, 9: 1_000_000}}
+	for _, tc := range []struct {
+		name          string
+		added, stored int
+		m             manifest
+		want          int
+	}{
+		{"a 10,000-game import", 10_000, 1_000_000, m, 15_000},
+		{"100 games", 100, 1_000_000, m, 2000},
+		{"garbage past a quarter", 100, 60_000, m, math.MaxInt},
+		{"no garbage", 100, 10, manifest{}, 2000},
+	} {
+		if got := garbageBudget(tc.added, tc.stored, tc.m); got != tc.want {
+			t.Errorf("%s: budget %d, want %d", tc.name, got, tc.want)
+		}
 	}
 }

@@ -92,7 +92,7 @@ func (s *Store) ReindexPositions() error {
 	if err := w.counts.save(s.dir); err != nil {
 		return err
 	}
-	return s.mergeDue()
+	return s.mergeDue(true)
 }
 
 // ReindexMetadata rebuilds the metadata index from the game records: it

@@ -73,8 +73,9 @@ type manifest struct {
 	LiveRuns []uint32 `json:"live_runs"`
 	Pending  uint32   `json:"pending,omitempty"`
 	// Garbage names runs that are no longer live but whose values may
-	// still be stored (merged away, or dropped by a reindex): cleanPending
-	// deletes them.
+	// still be stored (merged away, or dropped by a reindex), oldest
+	// first: the next imports delete them a bounded part at a time
+	// (merge.go, garbageBudget), Compact and cleanPending all at once.
 	Garbage []uint32 `json:"garbage,omitempty"`
 	// MetaUpTo: games below it have their Bleve document.
 	MetaUpTo uint32 `json:"meta_up_to"`
@@ -183,7 +184,9 @@ func Open(dir string, opts Options) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	if !opts.ReadOnly && (s.man.Pending != 0 || len(s.man.Garbage) > 0) {
+	// Garbage runs alone wait for the imports that delete them (merge.go,
+	// garbageBudget): readers skip them like any run that is not live.
+	if !opts.ReadOnly && s.man.Pending != 0 {
 		if err := s.cleanPending(); err != nil {
 			s.Close()
 			return nil, err

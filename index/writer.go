@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"math/bits"
 	"path/filepath"
 	"slices"
@@ -798,10 +799,24 @@ func (w *Writer) Close() error {
 	if err == nil {
 		err = w.counts.save(w.s.dir)
 	}
+	// An import that adds a quarter of the store or more compacts it
+	// into one level below (flatten), which must not carry the runs that
+	// merges replaced down: it deletes them all, and those its own merges
+	// replace at once. Any other deletes a bounded part of the garbage
+	// before it merges, and leaves what its merges replace to the next
+	// imports (merge.go, garbageBudget).
+	large := w.added > 0 && w.added >= w.gamesBefore/4
+	if err == nil && len(w.s.man.Garbage) > 0 {
+		budget := garbageBudget(w.added, w.s.Games(), w.s.man)
+		if large {
+			budget = math.MaxInt
+		}
+		err = w.s.dropGarbageRuns(budget)
+	}
 	// Merging runs rewrites them beside the old ones: only with room for a
 	// copy of the store.
 	if err == nil && mergeFrom(w.s.man.LiveRuns, w.s.man.RunGames, w.s.opts.MaxRuns) < len(w.s.man.LiveRuns) && w.s.roomFor(allocatedBytes(filepath.Join(w.s.dir, "badger"))) {
-		err = w.s.mergeDue()
+		err = w.s.mergeDue(large)
 	}
 	if merr := <-metaDone; err == nil {
 		err = merr
@@ -812,7 +827,7 @@ func (w *Writer) Close() error {
 	// compaction under way, as 100 games added to a million waited 5
 	// seconds; the next level-0 compaction rewrites the store). Its cost
 	// is at most that of rewriting five times what the import added.
-	if err == nil && w.added > 0 && w.added >= w.gamesBefore/4 {
+	if err == nil && large {
 		err = w.s.flatten()
 	}
 	return err
