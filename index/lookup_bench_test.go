@@ -13,24 +13,7 @@ import (
 // games built by a large import and then small ones (issue 18: trees on a
 // grown database). It reports allocations, as every hot path does.
 func BenchmarkPositionLookup(b *testing.B) {
-	rng := rand.New(rand.NewPCG(3, 4))
-	var gs []*Game
-	for i := 0; i < 6000; i++ {
-		g := &Game{Record: Record{Game: engine.Chess, Result: engine.Result(1 + rng.IntN(3))}}
-		p, _ := games.New(engine.Chess, "")
-		g.Keys = append(g.Keys, p.Key())
-		for ply := 30 + rng.IntN(60); ply > 0; ply-- {
-			legal := p.AppendLegalMoves(nil)
-			if len(legal) == 0 {
-				break
-			}
-			m := legal[rng.IntN(len(legal))]
-			p.Make(m)
-			g.Moves = append(g.Moves, m)
-			g.Keys = append(g.Keys, p.Key())
-		}
-		gs = append(gs, g)
-	}
+	gs := randomChessGames(6000, 3)
 	dir := b.TempDir()
 	s, err := Open(dir, Options{RunGames: 2000})
 	if err != nil {
@@ -60,6 +43,7 @@ func BenchmarkPositionLookup(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
+	rng := rand.New(rand.NewPCG(5, 6))
 	var positions []engine.Position
 	for i := 0; i < 256; i++ {
 		g := gs[rng.IntN(len(gs))]

@@ -209,19 +209,7 @@ func (s *Store) dropGarbageRuns(budget int) error {
 	}
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
-	err := s.db.View(func(txn *badger.Txn) error {
-		for _, run := range runs {
-			for _, kind := range runKinds {
-				for game := byte(0); game < 4; game++ {
-					prefix := runPrefix(kind, game, run)
-					if err := deleteFrom(txn, wb, prefix, prefix); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		return nil
-	})
+	err := s.db.View(func(txn *badger.Txn) error { return deleteRunValues(txn, wb, runs) })
 	if err != nil {
 		return err
 	}

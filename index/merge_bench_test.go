@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/enginetest"
 	"github.com/xqdb/xqdb/engine/games"
 )
 
@@ -20,17 +21,7 @@ func randomChessGames(n int, seed uint64) []*Game {
 	for range n {
 		g := &Game{Record: Record{Game: engine.Chess, Result: engine.Result(1 + rng.IntN(3))}}
 		p, _ := games.New(engine.Chess, "")
-		g.Keys = append(g.Keys, p.Key())
-		for ply := 30 + rng.IntN(60); ply > 0; ply-- {
-			legal := p.AppendLegalMoves(nil)
-			if len(legal) == 0 {
-				break
-			}
-			m := legal[rng.IntN(len(legal))]
-			p.Make(m)
-			g.Moves = append(g.Moves, m)
-			g.Keys = append(g.Keys, p.Key())
-		}
+		g.Moves, g.Keys = enginetest.RandomMoves(rng, p, 30+rng.IntN(60), nil, []uint64{p.Key()})
 		gs = append(gs, g)
 	}
 	return gs

@@ -11,6 +11,7 @@ import (
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/enginetest"
 	"github.com/xqdb/xqdb/engine/games"
 )
 
@@ -28,16 +29,7 @@ func randomGames(t *testing.T, n int) []*Game {
 		for _, m := range g.Moves {
 			p.Make(m)
 		}
-		for ply := rng.IntN(30); ply > 0; ply-- {
-			legal := p.AppendLegalMoves(nil)
-			if len(legal) == 0 {
-				break
-			}
-			m := legal[rng.IntN(len(legal))]
-			p.Make(m)
-			g.Moves = append(g.Moves, m)
-			g.Keys = append(g.Keys, p.Key())
-		}
+		g.Moves, g.Keys = enginetest.RandomMoves(rng, p, rng.IntN(30), g.Moves, g.Keys)
 		out = append(out, g)
 	}
 	return out

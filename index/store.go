@@ -410,17 +410,7 @@ func (s *Store) cleanPending() error {
 		if err := deleteFrom(txn, wb, []byte{prefixGame, '|'}, gameKey(s.man.NextGid)); err != nil {
 			return err
 		}
-		for _, run := range runs {
-			for _, kind := range runKinds {
-				for game := byte(0); game < 4; game++ {
-					prefix := runPrefix(kind, game, run)
-					if err := deleteFrom(txn, wb, prefix, prefix); err != nil {
-						return err
-					}
-				}
-			}
-		}
-		return nil
+		return deleteRunValues(txn, wb, runs)
 	})
 	if err != nil {
 		return err
@@ -437,6 +427,22 @@ func (s *Store) cleanPending() error {
 			}
 		}
 	})
+}
+
+// deleteRunValues adds to wb the deletion of every stats value, tail
+// block and head of runs (each run's keys sort together: keys.go).
+func deleteRunValues(txn *badger.Txn, wb *badger.WriteBatch, runs []uint32) error {
+	for _, run := range runs {
+		for _, kind := range runKinds {
+			for game := byte(0); game < 4; game++ {
+				prefix := runPrefix(kind, game, run)
+				if err := deleteFrom(txn, wb, prefix, prefix); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // deleteFrom deletes the keys with prefix from from on.

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/enginetest"
 	"github.com/xqdb/xqdb/engine/games"
 	"github.com/xqdb/xqdb/index"
 	"github.com/xqdb/xqdb/index/indextest"
@@ -24,17 +25,7 @@ func BenchmarkFirstPage(b *testing.B) {
 		p, _ := games.New(engine.Chess, "")
 		g := &index.Game{Record: index.Record{Game: engine.Chess, Result: engine.Result(1 + rng.IntN(3)),
 			Tags: []index.Tag{{Name: "Date", Value: fmt.Sprintf("%d.01.01", 1950+rng.IntN(75))}}}}
-		g.Keys = append(g.Keys, p.Key())
-		for ply := 6 + rng.IntN(6); ply > 0; ply-- {
-			legal := p.AppendLegalMoves(nil)
-			if len(legal) == 0 {
-				break
-			}
-			m := legal[rng.IntN(len(legal))]
-			p.Make(m)
-			g.Moves = append(g.Moves, m)
-			g.Keys = append(g.Keys, p.Key())
-		}
+		g.Moves, g.Keys = enginetest.RandomMoves(rng, p, 6+rng.IntN(6), nil, []uint64{p.Key()})
 		gs = append(gs, g)
 	}
 	s, err := index.Open(b.TempDir(), index.Options{RunGames: n})

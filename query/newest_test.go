@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/enginetest"
 	"github.com/xqdb/xqdb/engine/games"
 	"github.com/xqdb/xqdb/index"
 	"github.com/xqdb/xqdb/index/indextest"
@@ -26,16 +27,7 @@ func randomDatedGames(t *testing.T, n int, seed uint64) []*index.Game {
 	var out []*index.Game
 	for range n {
 		p, ms, keys := play(t, openings[rng.IntN(len(openings))]...)
-		for ply := rng.IntN(20); ply > 0; ply-- {
-			legal := p.AppendLegalMoves(nil)
-			if len(legal) == 0 {
-				break
-			}
-			m := legal[rng.IntN(len(legal))]
-			p.Make(m)
-			ms = append(ms, m)
-			keys = append(keys, p.Key())
-		}
+		ms, keys = enginetest.RandomMoves(rng, p, rng.IntN(20), ms, keys)
 		rec := index.Record{Game: engine.Xiangqi, Moves: ms, Result: engine.Result(1 + rng.IntN(3))}
 		if d := dates[rng.IntN(len(dates))]; d != "" {
 			rec.Tags = []index.Tag{{Name: "Date", Value: d}}
