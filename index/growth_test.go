@@ -229,10 +229,7 @@ func TestPopularKeysWithoutStatsValues(t *testing.T) {
 		}
 		var out [4][]uint64
 		for i := range out {
-			for k := range w.popular[i].m {
-				out[i] = append(out[i], k)
-			}
-			slices.Sort(out[i])
+			out[i] = w.popular[i].keys()
 		}
 		return out
 	}

@@ -35,7 +35,7 @@ func (w *Writer) loadPopular() error {
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			if k := it.Item().Key(); len(k) == popularKeyLen {
-				w.popular[k[2]%4].add(binary.BigEndian.Uint64(k[3:]))
+				w.popular[k[2]%4].load(binary.BigEndian.Uint64(k[3:]))
 			}
 		}
 		return nil
