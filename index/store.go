@@ -224,10 +224,15 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		// the wall time of 100 games added) and its Open reads each
 		// table's index. Compactions then move coarser pieces.
 		WithBaseTableSize(8 << 20).
-		// Three memtables (Badger's default is five) bound the memtable
-		// arenas and their memory-mapped logs a large import holds to
-		// 3 × 2 × 64 MB (issue 18: peak memory ≤ 2 GB).
-		WithNumMemtables(3).
+		// Two memtables (Badger's default is five) bound the memtable
+		// arenas a large import holds to 2 × 83 MB of heap, and two
+		// compactors (four by default, on a 2-core machine) the tables
+		// built at once, each in a buffer of twice the table size: a
+		// million-game import's live heap held 250 MB of arenas and 260
+		// MB of table buffers at its end, more than its memory limit left
+		// the collector (issue 18: peak memory ≤ 2 GB; 3 and 4 before).
+		WithNumMemtables(2).
+		WithNumCompactors(2).
 		// A small block cache: a writer reads each block once (a merge
 		// reads its runs through, a duplicate check one block per new
 		// game), and every block Badger's 256 MB default keeps is fresh

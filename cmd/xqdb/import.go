@@ -323,7 +323,9 @@ func (j *importJob) run(ctx context.Context, s index.DB) (importSummary, error) 
 		return nil
 	})
 	// Closing the writer merges the last runs and writes the metadata
-	// index: a phase of its own, not a bar frozen at 99%.
+	// index: a phase of its own, not a bar frozen at 99%. The records'
+	// text keys are of no more use there (35 MB at a million games).
+	stored = nil
 	j.meter.Phase("writing indexes", "", 0)
 	return sum, firstError(err, w.Close)
 }
@@ -386,15 +388,20 @@ func savedFrom(s index.DB, gid uint32, it *item) bool {
 }
 
 // importMemoryLimit is the heap an import aims to stay under: a quarter of
-// the machine's memory, between 512 and 768 MiB, so that the whole process
+// the machine's memory, between 512 and 640 MiB, so that the whole process
 // stays under 2 GB whatever the size of the import or the database (issue
-// 18). The heap holds Badger's memtables and block cache too; what the
+// 18). The heap holds Badger's memtables and table buffers too; what the
 // process holds besides is the pages of the store's own files that Badger
-// and Bleve map (about 1.1 GB at the end of the million-game import). With
-// 1 GiB that import peaked at 2.07–2.25 GB; its live heap, without
-// Badger's 256 MB block cache (index.badgerOptions), stays under 500 MB.
+// and Bleve map (up to 1.2 GB at the end of the million-game import, where
+// it peaks: 1.2 GB of its 1.7). The heap's part is what the limit bounds:
+// 640 MiB, down from 768 once the memtables, the table buffers and what
+// the writer kept of indexed games were cut (index.badgerOptions,
+// metaIndexer, Writer.Close), took that import's peak from 2.09 to 1.66
+// GiB and its CPU from 550 to 456 seconds (2026-12-02, load 5-11). Its
+// live heap still reaches the limit at times, the end's merges above all,
+// where the collector runs back to back.
 func importMemoryLimit(physical int64) int64 {
-	return min(max(physical/4, 1<<29), 768<<20)
+	return min(max(physical/4, 1<<29), 640<<20)
 }
 
 // physicalMemory reads the machine's memory from /proc/meminfo (0 when it

@@ -26,7 +26,7 @@ func TestPadRightCountsTerminalColumns(t *testing.T) {
 func TestImportMemoryLimit(t *testing.T) {
 	const gib = 1 << 30
 	for _, tt := range []struct{ physical, want int64 }{
-		{0, gib / 2}, {1 * gib, gib / 2}, {2 * gib, gib / 2}, {3 * gib, 3 * gib / 4}, {4 * gib, 3 * gib / 4}, {24 * gib, 3 * gib / 4}, {256 * gib, 3 * gib / 4},
+		{0, gib / 2}, {1 * gib, gib / 2}, {2 * gib, gib / 2}, {3 * gib, 5 * gib / 8}, {4 * gib, 5 * gib / 8}, {24 * gib, 5 * gib / 8}, {256 * gib, 5 * gib / 8},
 	} {
 		if got := importMemoryLimit(tt.physical); got != tt.want {
 			t.Errorf("importMemoryLimit(%d GiB) = %d, want %d", tt.physical/gib, got, tt.want)
