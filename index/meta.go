@@ -272,6 +272,9 @@ func (c *fieldCache) withReadings(name string, xiangqi bool) string {
 	}
 	v, ok := c.names[name]
 	if !ok {
+		// Kept, the name is copied: a record's strings may share its
+		// bytes (decodeRecordKeys).
+		name = strings.Clone(name)
 		v = withReadings(name, xiangqi)
 		c.names[name] = v
 	}
@@ -314,6 +317,7 @@ func (c *fieldCache) tagField(name string) string {
 	}
 	f, ok := c.tags[name]
 	if !ok {
+		name = strings.Clone(name) // kept (withReadings)
 		f = tagFieldOf(name)
 		c.tags[name] = f
 	}

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"strings"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2/analysis"
@@ -128,7 +129,7 @@ func (p *Prepared) Terms() []*FieldTerms { return p.terms }
 
 // listTerms sets p's Terms: c's analysis of its metadata.
 func listTerms(c *TermCache, p *Prepared) {
-	p.terms = p.terms[:0]
+	p.terms = make([]*FieldTerms, 0, 24) // a game has a dozen fields or so
 	c.Each(p, func(ft *FieldTerms, _ bool) { p.terms = append(p.terms, ft) })
 }
 
@@ -216,6 +217,10 @@ func (c *TermCache) Each(p *Prepared, fn func(ft *FieldTerms, fresh bool)) {
 		}
 		ft, ok := c.terms[k]
 		if !ok {
+			// Kept, the value is copied: a record's strings share
+			// its bytes (decodeRecordKeys).
+			k = fieldKey{strings.Clone(k.name), strings.Clone(k.value)}
+			f.name, f.value = k.name, k.value
 			ft = c.analyse(k, f)
 			c.terms[k] = ft
 		}

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"unsafe"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
@@ -121,6 +122,53 @@ func TestSharedTermCaches(t *testing.T) {
 	wg.Wait()
 }
 
+// TestTermCacheCopiesWhatItKeeps: the strings of a record decoded for a
+// copy share the record's bytes (decodeRecordKeys); a TermCache keeps
+// copies of the values it meets, so that it holds no record alive.
+func TestTermCacheCopiesWhatItKeeps(t *testing.T) {
+	g := played(t, engine.Xiangqi, 6)
+	g.rec.Tags = append(g.rec.Tags, Tag{"Event", "National Championship"}, Tag{"Round", "3"})
+	b, err := encodeRecord(nil, g.rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc recordScratch
+	r, err := decodeRecordKeys(1, b, &sc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := prepare(&Game{Record: *r, Keys: sc.keys}, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Within a record's length of its first tag's name: in its bytes.
+	first, n := uintptr(unsafe.Pointer(unsafe.StringData(r.Tags[0].Name))), uintptr(len(b))
+	inRecord := func(s string) bool {
+		d := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+		return len(s) > 0 && d+n >= first && d < first+n
+	}
+	if !inRecord(r.Tags[len(r.Tags)-1].Value) {
+		t.Fatal("the record's strings do not share its bytes")
+	}
+	c := NewTermCache()
+	c.Each(p, func(*FieldTerms, bool) {})
+	for k, ft := range c.terms {
+		if inRecord(k.name) || inRecord(k.value) || slices.ContainsFunc(ft.Terms, inRecord) {
+			t.Errorf("the cache keeps %s=%q in the record's bytes", k.name, k.value)
+		}
+	}
+	for name, v := range c.fc.names {
+		if inRecord(name) || inRecord(v) {
+			t.Errorf("the cache keeps the name %q in the record's bytes", name)
+		}
+	}
+	for name := range c.fc.tags {
+		if inRecord(name) {
+			t.Errorf("the cache keeps the tag name %q in the record's bytes", name)
+		}
+	}
+}
+
 // TestRawRecordsDecodeWithKeys: the bytes RawRecords reads in one pass
 // are the stored records, and decoding them gives the keys a replay gives
 // (what CopyGames uses instead of reading and replaying each game).
@@ -213,6 +261,19 @@ func TestDecodeWithScratchAllocatesPerRecord(t *testing.T) {
 			s, l, fresh := allocs(short, &sc), allocs(long, &sc), allocs(long, nil)
 			if l > s || l >= fresh {
 				t.Errorf("allocations with a scratch: %.0f for 4 plies, %.0f for 80; %.0f without one", s, l, fresh)
+			}
+			// Nor with its tags: their strings share one copy of the
+			// record's bytes.
+			tagged := played(t, g, 4)
+			for i := range 10 {
+				tagged.rec.Tags = append(tagged.rec.Tags, Tag{fmt.Sprint("Tag", i), fmt.Sprint("value ", i)})
+			}
+			b, err := encodeRecord(nil, tagged.rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if n := allocs(b, &sc); n > s {
+				t.Errorf("allocations with a scratch: %.0f for 3 tags, %.0f for 13", s, n)
 			}
 			// The keys are the positions' keys, as a replay gives them.
 			r, err := decodeRecordKeys(1, long, &sc)

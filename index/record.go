@@ -151,6 +151,14 @@ type recordScratch struct {
 // Moves are s.moves: they hold until s decodes the next record.
 func decodeRecordKeys(id uint32, b []byte, s *recordScratch) (*Record, error) {
 	d := decoder{b: b}
+	if s != nil {
+		// The record's strings (tags, source, notes) are cut from one
+		// copy of its bytes: a copy decodes 196 k records of about 22
+		// strings each, and the records live only until their game is
+		// added (what outlives them, the metadata caches, copies what
+		// it keeps).
+		d.str, d.n = string(b), len(b)
+	}
 	version := d.byte()
 	if version != recordVersion && version != 2 {
 		return nil, fmt.Errorf("%w %d: unknown version", ErrCorruptRecord, id)
@@ -236,6 +244,10 @@ func appendString(dst []byte, s string) []byte {
 type decoder struct {
 	b   []byte
 	err error
+	// str, when set, is the n bytes b began as, as a string that string
+	// cuts its answers from.
+	str string
+	n   int
 }
 
 var errShort = errors.New("short buffer")
@@ -268,7 +280,13 @@ func (d *decoder) string() string {
 		d.b = nil
 		return ""
 	}
-	s := string(d.b[:n])
+	var s string
+	if d.str != "" {
+		at := d.n - len(d.b)
+		s = d.str[at : at+int(n)]
+	} else {
+		s = string(d.b[:n])
+	}
 	d.b = d.b[n:]
 	return s
 }
