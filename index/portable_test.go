@@ -3,6 +3,7 @@ package index
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -23,6 +24,9 @@ func TestTermCacheAsEachTerm(t *testing.T) {
 		{{"Red", "Hu Ronghua"}, {"Black", "Lü Qin"}, {"Date", "1995.05.01"}, {"ECCO", "C45"}, {"Event", "National Championship"}},
 		{{"Red", "胡荣华"}, {"Black", "吕钦"}, {"Date", "4/17/1996"}, {"Site", "  Beijing  "}},
 		{{"White", "Carlsen, Magnus"}, {"Black", "Anand, Viswanathan"}, {"WhiteElo", "2850"}, {"Round", "3.1"}, {"Annotator", "?"}},
+		// Terms a value repeats: each at its position in a phrase field,
+		// once in another field, short or long.
+		{{"White", "Hu Hu Ronghua Hu"}, {"Event", "Cup of the Cup, CUP"}, {"Annotator", "a b c d e f g h i j k l m n o p q r s t u v w x y z" + strings.Repeat(" one two a z", 3)}},
 	}
 	rulings := [][]engine.Ruling{3: {{Game: engine.Chess, Ply: 1, Status: engine.Repetition}, {Game: engine.Chess, Ply: 2, Status: engine.Repetition},
 		{Game: engine.Chess, Ply: 2, Status: engine.FiftyMoves}}}
