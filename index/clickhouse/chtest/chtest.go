@@ -75,6 +75,7 @@ func ZooKeeper(tb testing.TB) int {
 		tb.Fatal(err)
 	}
 	cmd.Stdout, cmd.Stderr = out, out
+	dieWithTest(cmd)
 	if err := cmd.Start(); err != nil {
 		tb.Fatalf("start zookeeper: %v", err)
 	}
@@ -260,6 +261,7 @@ func (s *Server) start(tb testing.TB, bin []string, interserver int, remote stri
 		tb.Fatal(err)
 	}
 	s.cmd.Stdout, s.cmd.Stderr = out, out
+	dieWithTest(s.cmd)
 	if err := s.cmd.Start(); err != nil {
 		tb.Fatalf("start %v: %v", bin, err)
 	}
