@@ -1,6 +1,7 @@
 package index
 
 import (
+	"expvar"
 	"math/rand/v2"
 	"testing"
 
@@ -67,6 +68,74 @@ func BenchmarkPositionLookup(b *testing.B) {
 					b.Fatalf("lookup: %v, %d moves", err, len(st.Moves))
 				}
 			}
+		})
+	}
+}
+
+// BenchmarkPositionLookupManyRuns times a tree's lookup on a store of
+// eight live runs, MaxRuns, as ten growth imports leave a million-game
+// store (issue 18: trees as fast after them as before, within 20%). Run
+// sizes fall tier by tier, so no merge joins them. It reports the table
+// seeks of a lookup, each a Badger block decoded (Badger's own count):
+// the work each live run adds, without this machine's noise. "every run
+// asked" reads each run's stats value and head, as lookups did before the
+// popular keys answered for all runs.
+func BenchmarkPositionLookupManyRuns(b *testing.B) {
+	sizes := []int{4100, 1100, 1100, 300, 300, 70, 70, 20}
+	total := 0
+	for _, n := range sizes {
+		total += n
+	}
+	gs := randomChessGames(total, 7)
+	dir := b.TempDir()
+	s, err := Open(dir, Options{RunGames: 5000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	next := 0
+	for _, n := range sizes {
+		importGames(b, s, gs[next:next+n])
+		next += n
+	}
+	if got := len(s.man.LiveRuns); got != len(sizes) {
+		b.Fatalf("%d live runs, want %d", got, len(sizes))
+	}
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	if s, err = Open(dir, Options{ReadOnly: true}); err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	rng := rand.New(rand.NewPCG(5, 6))
+	var positions []engine.Position
+	for i := 0; i < 256; i++ {
+		g := gs[rng.IntN(len(gs))]
+		p, _ := games.New(engine.Chess, "")
+		for _, m := range g.Moves[:rng.IntN(len(g.Moves)+1)] {
+			p.Make(m)
+		}
+		positions = append(positions, p)
+	}
+	seeks := func() int64 {
+		var n int64
+		expvar.Get("badger_get_num_lsm").(*expvar.Map).Do(func(kv expvar.KeyValue) { n += kv.Value.(*expvar.Int).Value() })
+		return n
+	}
+	for _, popular := range []bool{true, false} {
+		b.Run(map[bool]string{true: "popular keys", false: "every run asked"}[popular], func(b *testing.B) {
+			s.man.PopularKeys = popular
+			defer func() { s.man.PopularKeys = true }()
+			b.ReportAllocs()
+			n, before := 0, seeks()
+			for i := 0; b.Loop(); i++ {
+				st, err := s.Position(engine.Chess, positions[i%len(positions)], false)
+				if err != nil || len(st.Moves) == 0 {
+					b.Fatalf("lookup: %v, %d moves", err, len(st.Moves))
+				}
+				n++
+			}
+			b.ReportMetric(float64(seeks()-before)/float64(n), "seeks/op")
 		})
 	}
 }

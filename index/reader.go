@@ -225,6 +225,9 @@ func (s *Store) statsOf(game engine.Game, key uint64, allGames bool) (*statsValu
 	heads := !allGames && s.man.Heads
 	merged := &statsValue{}
 	err := s.db.View(func(txn *badger.Txn) error {
+		if popular, err := s.mayHaveStats(txn, game, key); err != nil || !popular {
+			return err
+		}
 		// One point read per live run: Badger's bloom filters answer most
 		// of them (a position is popular in few runs) without a block.
 		for _, run := range s.man.LiveRuns {
@@ -259,6 +262,27 @@ func (s *Store) statsOf(game engine.Game, key uint64, allGames bool) (*statsValu
 		return nil
 	})
 	return merged, err
+}
+
+// mayHaveStats reports whether key may have a stats value (and a head)
+// in a live run: whether it is among the popular keys (popular.go), which
+// hold every key with a stats value. Most positions a tree or a game list
+// asks about are not popular, and asking each live run for their stats
+// value and head cost two Badger reads a run that find nothing, of which
+// a quarter decoded a block anyway (bloom filters' false positives over
+// the five tables a read checks): a third of what each run added to a
+// lookup after ten growth imports (issue 18). One read of the key's P|
+// entry answers for every run. A store whose P| entries are not complete
+// yet (manifest PopularKeys unset) is read run by run.
+func (s *Store) mayHaveStats(txn *badger.Txn, game engine.Game, key uint64) (bool, error) {
+	if !s.man.PopularKeys {
+		return true, nil
+	}
+	_, err := txn.Get(popularKey(byte(game), key))
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return false, nil
+	}
+	return err == nil, err
 }
 
 // readHead reads the head of run's stats value at key (nil when it has
@@ -298,6 +322,9 @@ func (s *Store) NewestGames(game engine.Game, pos engine.Position, n int) (hits 
 	first := ^uint32(0)
 	covered := true
 	err = s.db.View(func(txn *badger.Txn) error {
+		if popular, err := s.mayHaveStats(txn, game, key); err != nil || !popular {
+			return err
+		}
 		for _, run := range s.man.LiveRuns {
 			h, err := readHead(txn, game, run, key)
 			if err != nil {
