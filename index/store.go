@@ -215,6 +215,18 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		// 1% more bytes on random games and 4% on ../shared/data's (4 KB
 		// blocks: 1.01 ms, but 15% more bytes there; issue 18).
 		WithBlockSize(blockSize).
+		// A point read checks the bloom filter of every table whose key
+		// range holds the key (each level-0 table and one table a level
+		// below: five at a million games after ten growth imports), and a
+		// false positive decodes a block for nothing. Badger sizes its
+		// filters at about ln 2 times the bits the rate asks for: its
+		// default rate, 1%, gives 7 bits a key and 5.2% of the checks of
+		// absent keys said "maybe" (TestBloomFiltersSparePointReads), so a
+		// quarter of the reads that found nothing decoded a block, and
+		// every table a tree's reads passed added to its time (issue 18:
+		// trees after ten growth imports). 0.01% gives 14 bits a key and
+		// 0.17% (a few MB of filters more at a million games).
+		WithBloomFalsePositive(bloomFalsePositive).
 		WithValueThreshold(1 << 20). // keep values in the LSM, compressed
 		WithValueLogFileSize(64 << 20).
 		WithNumVersionsToKeep(1).
@@ -259,7 +271,8 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 }
 
 const (
-	blockSize = 16 << 10
+	blockSize          = 16 << 10
+	bloomFalsePositive = 0.0001
 	// readerBlockCache is the block cache of a read-only store, which
 	// belongs to a short-lived process (tree, games, show, a --batch).
 	// Badger's cache (256 MB by default) keeps every block it
