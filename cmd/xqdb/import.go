@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"math"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -100,9 +102,6 @@ func runImport(c *cli.Context) error {
 	// GOGC=400 alone would let grow to five times the live heap (6 GB for
 	// a million games).
 	defer debug.SetGCPercent(debug.SetGCPercent(400))
-	if os.Getenv("GOMEMLIMIT") == "" {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(importMemoryLimit(physicalMemory())))
-	}
 	g, n, err := readGameNotation(c)
 	if err != nil {
 		return err
@@ -122,6 +121,10 @@ func runImport(c *cli.Context) error {
 	files, err := inputFiles(c)
 	if err != nil {
 		return err
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		limit := importMemoryLimit(physicalMemory(), storedBytes(location(c))+inputTextBytes(files))
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	}
 	if cl := serverOf(c); cl != nil {
 		// The server owns the store: it runs the import (issue 17).
@@ -387,21 +390,83 @@ func savedFrom(s index.DB, gid uint32, it *item) bool {
 	return err == nil && r.Source == storedSource(&it.rec)
 }
 
-// importMemoryLimit is the heap an import aims to stay under: a quarter of
-// the machine's memory, between 512 and 640 MiB, so that the whole process
-// stays under 2 GB whatever the size of the import or the database (issue
-// 18). The heap holds Badger's memtables and table buffers too; what the
-// process holds besides is the pages of the store's own files that Badger
-// and Bleve map (up to 1.2 GB at the end of the million-game import, where
-// it peaks: 1.2 GB of its 1.7). The heap's part is what the limit bounds:
-// 640 MiB, down from 768 once the memtables, the table buffers and what
-// the writer kept of indexed games were cut (index.badgerOptions,
-// metaIndexer, Writer.Close), took that import's peak from 2.09 to 1.66
-// GiB and its CPU from 550 to 456 seconds (2026-12-02, load 5-11). Its
-// live heap still reaches the limit at times, the end's merges above all,
-// where the collector runs back to back.
-func importMemoryLimit(physical int64) int64 {
-	return min(max(physical/4, 1<<29), 640<<20)
+// importMemoryLimit is the heap an import aims to stay under, so that the
+// whole process stays under 2 GB whatever the size of the import or of the
+// database (issue 18): a quarter of the machine's memory, and within that
+// what the store's files leave. The heap holds Badger's memtables and table
+// buffers and Bleve's segments being built; what the process holds besides
+// is the pages of the store's files that Badger and Bleve map, up to about
+// twice the bytes the store will hold (the million-game import's 564 MB of
+// PGN: 1.1 GB besides its 640 MiB heap at its peak of 1.76 GB). So the
+// limit is 1.75 GB less twice projected, the store's bytes and the
+// input's, which bound what the store will hold.
+//
+// The limit is 640 MiB at least (the million-game import's: its live heap
+// reaches the limit at times, where the collector runs back to back) and
+// 1400 MiB at most. Under a limit near its live heap (230-490 MB) an import
+// hands memory back to the system and faults it in again: the pgnmentor
+// import (137,000 games, 111 MB of PGN) spent 2.7 of its 33 CPU-seconds in
+// madvise at 640 MiB, 0.3 at 1400 MiB (2026-12-02, load 2-5), where its
+// peak was 1.36-1.43 GB. A larger limit gains nothing there: at GOGC=400
+// its heap stays under 1400 MiB (peak 1.45 GB with a 2000 MiB limit).
+func importMemoryLimit(physical, projected int64) int64 {
+	const floor, ceiling = 640 << 20, 1400 << 20
+	room := int64(1750e6) - 2*projected
+	return min(max(physical/4, 1<<29), max(floor, min(room, ceiling)))
+}
+
+// storedBytes is what the database at location holds on disk (0 for a
+// server's, whose files this process does not map).
+func storedBytes(location string) int64 {
+	if index.IsURL(location) {
+		return 0
+	}
+	var n int64
+	_ = filepath.WalkDir(location, func(_ string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			if fi, err := d.Info(); err == nil {
+				n += fi.Size()
+			}
+		}
+		return nil
+	})
+	return n
+}
+
+// compressedRatio is what inputTextBytes counts a compressed file's byte
+// for: deflate packs PGN 3-4 times (the pgnmentor corpus: 3.3), so a
+// compressed input is not taken for a small one.
+const compressedRatio = 6
+
+// inputTextBytes is about how many bytes of records files hold: a gzip or
+// zip archive's bytes count compressedRatio times, and what is not a
+// regular file (a pipe) counts as a large input (its size is unknown).
+func inputTextBytes(files []string) int64 {
+	var n int64
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil || !fi.Mode().IsRegular() {
+			return math.MaxInt64 / 4
+		}
+		n += fi.Size()
+		if compressed(f) {
+			n += (compressedRatio - 1) * fi.Size()
+		}
+	}
+	return n
+}
+
+// compressed reports whether file f starts as a gzip or zip archive does
+// (the importer reads archives by content, whatever their names).
+func compressed(f string) bool {
+	h, err := os.Open(f)
+	if err != nil {
+		return false
+	}
+	defer h.Close()
+	var head [4]byte
+	n, _ := io.ReadFull(h, head[:])
+	return n >= 2 && head[0] == 0x1f && head[1] == 0x8b || n == 4 && string(head[:]) == "PK\x03\x04"
 }
 
 // physicalMemory reads the machine's memory from /proc/meminfo (0 when it

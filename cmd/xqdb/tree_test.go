@@ -1,6 +1,12 @@
 package main
 
 import (
+	"archive/zip"
+	"bytes"
+	"compress/gzip"
+	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -23,17 +29,80 @@ func TestPadRightCountsTerminalColumns(t *testing.T) {
 	}
 }
 
+// TestImportMemoryLimit: an import's heap limit is what the machine and the
+// store's mapped files leave of 2 GB, between 640 and 1400 MiB: the
+// pgnmentor corpus's 111 MB import into an empty store gets 1400 MiB, the
+// million-game import (564 MB of PGN) and any import into a store of that
+// size 640 MiB (issue 18).
 func TestImportMemoryLimit(t *testing.T) {
-	const gib = 1 << 30
-	for _, tt := range []struct{ physical, want int64 }{
-		{0, gib / 2}, {1 * gib, gib / 2}, {2 * gib, gib / 2}, {3 * gib, 5 * gib / 8}, {4 * gib, 5 * gib / 8}, {24 * gib, 5 * gib / 8}, {256 * gib, 5 * gib / 8},
+	const gib, mib, mb = 1 << 30, 1 << 20, 1_000_000
+	for _, tt := range []struct {
+		name                string
+		physical, projected int64
+		want                int64
+	}{
+		{"no /proc/meminfo", 0, 0, gib / 2},
+		{"1 GiB machine", 1 * gib, 0, gib / 2},
+		{"3 GiB machine", 3 * gib, 0, 3 * gib / 4},
+		{"4 GiB machine", 4 * gib, 0, gib},
+		{"small import", 24 * gib, 10 * mb, 1400 * mib},
+		{"pgnmentor into an empty store", 24 * gib, 111 * mb, 1400 * mib},
+		{"200 MB", 24 * gib, 200 * mb, 1350e6},
+		{"300 MB", 24 * gib, 300 * mb, 1150e6},
+		{"a million random games", 24 * gib, 564 * mb, 640 * mib},
+		{"10,000 games into a million", 24 * gib, 700*mb + 5*mb, 640 * mib},
+		{"unknown input size", 24 * gib, 1 << 61, 640 * mib},
+		{"256 GiB machine", 256 * gib, 111 * mb, 1400 * mib},
 	} {
-		if got := importMemoryLimit(tt.physical); got != tt.want {
-			t.Errorf("importMemoryLimit(%d GiB) = %d, want %d", tt.physical/gib, got, tt.want)
+		if got := importMemoryLimit(tt.physical, tt.projected); got != tt.want {
+			t.Errorf("%s: importMemoryLimit(%d GiB, %d MB) = %d MiB, want %d MiB", tt.name, tt.physical/gib, tt.projected/mb, got/mib, tt.want/mib)
 		}
 	}
 	if physicalMemory() <= 0 {
 		t.Log("no /proc/meminfo here: imports use the 512 MiB floor")
+	}
+}
+
+// TestInputTextBytes: a compressed input counts as the text it holds, about,
+// and an input of unknown size as a large one, so that a small file of many
+// games does not get a small import's heap limit.
+func TestInputTextBytes(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	text := bytes.Repeat([]byte("[Event \"x\"]\n\n1. e4 e5 *\n\n"), 100)
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(text)
+	zw.Close()
+	var zb bytes.Buffer
+	za := zip.NewWriter(&zb)
+	fw, _ := za.Create("a.pgn")
+	fw.Write(text)
+	za.Close()
+	pgn := write("a.pgn", text)
+	gzf := write("a.pgn.gz", gz.Bytes())
+	zipf := write("named.pgn", zb.Bytes()) // read by content, whatever the name
+	for _, tt := range []struct {
+		name  string
+		files []string
+		want  int64
+	}{
+		{"text", []string{pgn}, int64(len(text))},
+		{"gzip", []string{gzf}, compressedRatio * int64(gz.Len())},
+		{"zip", []string{zipf}, compressedRatio * int64(zb.Len())},
+		{"both", []string{pgn, gzf}, int64(len(text)) + compressedRatio*int64(gz.Len())},
+		{"missing", []string{filepath.Join(dir, "none")}, math.MaxInt64 / 4},
+		{"not a file", []string{dir}, math.MaxInt64 / 4},
+	} {
+		if got := inputTextBytes(tt.files); got != tt.want {
+			t.Errorf("%s: inputTextBytes = %d, want %d", tt.name, got, tt.want)
+		}
 	}
 }
 
