@@ -1,7 +1,7 @@
 package index
 
 import (
-	"encoding/binary"
+	"bytes"
 	"errors"
 	"fmt"
 	"runtime"
@@ -179,18 +179,20 @@ func (s *Store) RawRecords(gids []uint32) ([][]byte, error) {
 	var slab []byte
 	err := s.db.View(func(txn *badger.Txn) error {
 		opt := badger.DefaultIteratorOptions
-		opt.Prefix = []byte{prefixGame, '|'}
+		opt.Prefix = []byte{prefixRun, '|'}
 		opt.PrefetchSize = 256
 		it := txn.NewIterator(opt)
 		defer it.Close()
-		i := 0
-		for it.Seek(gameKey(gids[0])); it.Valid() && i < len(gids); it.Next() {
-			gid := binary.BigEndian.Uint32(it.Item().Key()[2:])
-			if gids[i] < gid {
-				return fmt.Errorf("%w: %d", ErrNoGame, gids[i])
+		var want []byte
+		for i := range gids {
+			// Records of consecutive gids are neighbours (keys.go): a seek
+			// only where the gids skip some or pass into another run.
+			want = appendRecordKey(want[:0], s.man.recordRun(gids[i]), gids[i])
+			if !it.Valid() || !bytes.Equal(it.Item().Key(), want) {
+				it.Seek(want)
 			}
-			if gid != gids[i] {
-				continue
+			if !it.Valid() || !bytes.Equal(it.Item().Key(), want) {
+				return fmt.Errorf("%w: %d", ErrNoGame, gids[i])
 			}
 			err := it.Item().Value(func(v []byte) error {
 				if cap(slab)-len(slab) < len(v) {
@@ -203,10 +205,7 @@ func (s *Store) RawRecords(gids []uint32) ([][]byte, error) {
 			if err != nil {
 				return err
 			}
-			i++
-		}
-		if i < len(gids) {
-			return fmt.Errorf("%w: %d", ErrNoGame, gids[i])
+			it.Next()
 		}
 		return nil
 	})

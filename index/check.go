@@ -124,15 +124,14 @@ func (s *Store) countPostings(counts []uint32, total *int64) error {
 		}
 	}
 	return s.db.View(func(txn *badger.Txn) error {
-		for _, prefix := range [][]byte{{prefixStats, '|'}, {prefixTail, '|'}} {
-			it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
-			for it.Rewind(); it.Valid(); it.Next() {
+		for _, kind := range []byte{prefixStats, prefixTail} {
+			err := eachKindKey(txn, kind, func(it *badger.Iterator) error {
 				k := it.Item().Key()
-				if len(k) < 7 || !s.man.live(runOf(k)) {
-					continue
+				if !s.man.live(runOf(k)) {
+					return nil
 				}
 				err := it.Item().Value(func(v []byte) error {
-					if prefix[0] == prefixTail {
+					if kind == prefixTail {
 						return decodeTail(v, func(gid, _ uint32, _ int) { add(gid) })
 					}
 					st, err := decodeStats(v)
@@ -145,11 +144,13 @@ func (s *Store) countPostings(counts []uint32, total *int64) error {
 					return nil
 				})
 				if err != nil {
-					it.Close()
 					return fmt.Errorf("index: position index value %x: %w", k, err)
 				}
+				return nil
+			})
+			if err != nil {
+				return err
 			}
-			it.Close()
 		}
 		return nil
 	})
@@ -185,18 +186,15 @@ func (s *Store) checkHeads(rep *CheckReport) error {
 			return err
 		}
 		// Every head of a live run has its value.
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixHead, '|'}})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
+		return eachKindKey(txn, prefixHead, func(it *badger.Iterator) error {
 			k := it.Item().Key()
-			if !s.man.live(runOf(k)) {
-				continue
+			if s.man.live(runOf(k)) {
+				if _, err := txn.Get(withKind(k, prefixStats)); err != nil {
+					rep.BadHeads++
+				}
 			}
-			if _, err := txn.Get(append([]byte{prefixStats}, k[1:]...)); err != nil {
-				rep.BadHeads++
-			}
-		}
-		return nil
+			return nil
+		})
 	})
 }
 

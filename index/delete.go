@@ -114,7 +114,7 @@ func (s *Store) finishDelete(phase func(string), redo bool) error {
 	rb := s.db.NewWriteBatch()
 	defer rb.Cancel()
 	for _, gid := range gids {
-		if err := rb.Delete(gameKey(gid)); err != nil {
+		if err := rb.Delete(s.gameKey(gid)); err != nil {
 			return err
 		}
 	}
@@ -277,23 +277,19 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool, redo boo
 // deleteOrphanHeads deletes the heads of live runs whose stats value is
 // gone. Heads are few (one per stats value of headMinGames games or more).
 func deleteOrphanHeads(s *Store, txn *badger.Txn, wb *badger.WriteBatch) error {
-	it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixHead, '|'}})
-	defer it.Close()
-	for it.Rewind(); it.Valid(); it.Next() {
+	return eachKindKey(txn, prefixHead, func(it *badger.Iterator) error {
 		k := it.Item().Key()
 		if len(k) != statsKeyLen || !s.man.live(runOf(k)) {
-			continue
+			return nil
 		}
-		sk := append([]byte{prefixStats}, k[1:]...) // the same layout
+		sk := withKind(k, prefixStats) // the same layout
 		if _, err := txn.Get(sk); errors.Is(err, badger.ErrKeyNotFound) {
-			if err := wb.Delete(it.Item().KeyCopy(nil)); err != nil {
-				return err
-			}
+			return wb.Delete(it.Item().KeyCopy(nil))
 		} else if err != nil {
 			return err
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // gameTagged mixes a game into a position key, so one sorted list holds

@@ -2,7 +2,6 @@ package index
 
 import (
 	"cmp"
-	"encoding/binary"
 	"slices"
 	"testing"
 
@@ -204,14 +203,12 @@ func TestPopularKeysWithoutStatsValues(t *testing.T) {
 	statsKeys := func(s *Store) [4][]uint64 {
 		var out [4][]uint64
 		err := s.db.View(func(txn *badger.Txn) error {
-			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixStats, '|'}})
-			defer it.Close()
-			for it.Rewind(); it.Valid(); it.Next() {
+			return eachKindKey(txn, prefixStats, func(it *badger.Iterator) error {
 				if k := it.Item().Key(); len(k) == statsKeyLen && s.man.live(runOf(k)) {
-					out[k[2]%4] = append(out[k[2]%4], binary.BigEndian.Uint64(k[7:]))
+					out[keyGame(k)%4] = append(out[keyGame(k)%4], keyPosition(k))
 				}
-			}
-			return nil
+				return nil
+			})
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -260,8 +257,10 @@ func TestPopularKeysWithoutStatsValues(t *testing.T) {
 		t.Fatalf("after the backfill, P| entries list %v, stats values %v", got, want)
 	}
 	// From now on the stats values are not read to list the keys.
-	if err := s.db.DropPrefix([]byte{prefixStats, '|'}); err != nil {
-		t.Fatal(err)
+	for run := uint32(0); run < s.man.NextRun; run++ {
+		if err := s.db.DropPrefix(kindPrefix(prefixStats, run)); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if got := loaded(s); !equalKeySets(got, want) {
 		t.Fatalf("without stats values, the writer lists %v, want %v", got, want)

@@ -266,8 +266,9 @@ func (s *Store) dropHeads() error {
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	err := s.db.View(func(txn *badger.Txn) error {
-		p := []byte{prefixHead, '|'}
-		return deleteFrom(txn, wb, p, p)
+		return eachKindKey(txn, prefixHead, func(it *badger.Iterator) error {
+			return wb.Delete(it.Item().KeyCopy(nil))
+		})
 	})
 	if err != nil {
 		return err

@@ -54,14 +54,12 @@ func checkHeads(t *testing.T, s *Store) int {
 	}
 	heads := 0
 	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixHead, '|'}, PrefetchValues: false})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
+		return eachKindKey(txn, prefixHead, func(it *badger.Iterator) error {
 			if s.man.live(runOf(it.Item().Key())) {
 				heads++
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -184,16 +182,14 @@ func TestInterruptedDeleteRewritesHeads(t *testing.T) {
 	// The heads before the deletion, which an interrupted one leaves.
 	var keys, vals [][]byte
 	err = s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixHead, '|'}})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
+		return eachKindKey(txn, prefixHead, func(it *badger.Iterator) error {
 			v, err := it.Item().ValueCopy(nil)
 			if err != nil {
 				return err
 			}
 			keys, vals = append(keys, it.Item().KeyCopy(nil)), append(vals, v)
-		}
-		return nil
+			return nil
+		})
 	})
 	if err != nil || len(keys) == 0 {
 		t.Fatalf("%d heads: %v", len(keys), err)

@@ -2,7 +2,6 @@ package index
 
 import (
 	"encoding/binary"
-	"slices"
 )
 
 // SchemaVersion is the on-disk format version. Changing any byte layout in
@@ -14,36 +13,66 @@ import (
 //	   T|game|run|bucket; before, s|game|key|run and t|game|bucket|run),
 //	   so writing, merging and removing a run touch that run's keys only
 //	   (Migrate rewrites a version 5 store)
+//	7  everything a run writes sorts together and after every earlier
+//	   run: E|run|kind|... for its stats values, tail blocks and heads
+//	   (E|run|S|game|key, E|run|T|game|bucket, E|run|H|game|key) and for
+//	   the records of the games it added (E|run|g|gid; before, g|gid and
+//	   S|game|run|key...), so that an import's Badger tables span its own
+//	   keys and the global kinds after them, not every older record
+//	   (issue 18: Badger's compaction of a level into the next rewrote
+//	   most of the store); Migrate rewrites a version 5 or 6 store
 //
 // A new kind of key that an older xqdb of the same version can ignore
 // comes with a manifest flag instead (popular keys P|, heads H|): that
 // xqdb drops the flag when it rewrites the manifest, and the next writer
 // that knows the keys writes them again.
-const SchemaVersion = 6
+const SchemaVersion = 7
 
 // Key prefixes. One byte each, then a separator for readability in dumps.
+//
+// The run space E| sorts first, run by run: an import's keys are then one
+// contiguous range after everything stored before it, but for the global
+// kinds below, which sort after E| so that its tables span only them
+// besides its own range (random move hashes h|, popular keys P|, the last
+// attribute chunks a|, the manifest).
 const (
+	prefixRun      = 'E' // E|run(4)|kind(1)|...  → one run's values; kinds below
 	prefixVersion  = 'v' // v|                → schema version (uvarint)
 	prefixManifest = 'm' // m|                → manifest (see store.go)
-	prefixGame     = 'g' // g|gid(4)          → game record (record.go)
 	prefixAttrs    = 'a' // a|chunk(4)        → attributes (and de-duplication hashes, deleted marks) of 4096 games (attrs.go)
-	prefixStats    = 'S' // S|game(1)|run(4)|key(8) → stats and game list of one run (stats.go)
-	prefixTail     = 'T' // T|game(1)|run(4)|bucket(2) → tail block (tail.go)
 
 	prefixHash = 'h' // h|hash(8)       → gids of the games with these moves (uvarint deltas; hashes.go)
 
 	prefixPopular = 'P' // P|game(1)|key(8) → nothing: the key has stats values (popular.go)
 
-	prefixHead = 'H' // H|game(1)|run(4)|key(8) → the head of a large stats value: aggregates, newest games (head.go); the stats key's layout
+	// Kinds of the run space, after E|run(4).
+	prefixGame  = 'g' // E|run|g|gid(4)           → game record (record.go) of a game the run added
+	prefixStats = 'S' // E|run|S|game(1)|key(8)   → stats and game list of one run (stats.go)
+	prefixTail  = 'T' // E|run|T|game(1)|bucket(2) → tail block (tail.go)
+	prefixHead  = 'H' // E|run|H|game(1)|key(8)   → the head of a large stats value: aggregates, newest games (head.go); the stats key's layout
 
-	// Schema version 5's, run last (migrate.go).
-	prefixStatsV5 = 's' // s|game(1)|key(8)|run(4)
-	prefixTailV5  = 't' // t|game(1)|bucket(2)|run(4)
+	// Schema version 6's (migrate.go): S|game|run(4)|key(8),
+	// T|game|run(4)|bucket(2), H|game|run(4)|key(8), g|gid(4).
+	// Schema version 5's: s|game(1)|key(8)|run(4), t|game(1)|bucket(2)|run(4).
+	prefixStatsV5 = 's'
+	prefixTailV5  = 't'
 )
 
-func gameKey(gid uint32) []byte {
-	k := []byte{prefixGame, '|', 0, 0, 0, 0}
-	binary.BigEndian.PutUint32(k[2:], gid)
+// recordKey is the key of game gid's record, which run wrote
+// (manifest.recordRun).
+func recordKey(run, gid uint32) []byte { return appendRecordKey(nil, run, gid) }
+
+// appendRecordKey appends recordKey(run, gid) to dst.
+func appendRecordKey(dst []byte, run, gid uint32) []byte {
+	dst = binary.BigEndian.AppendUint32(append(dst, prefixRun, '|'), run)
+	return binary.BigEndian.AppendUint32(append(dst, prefixGame), gid)
+}
+
+// kindPrefix is where the values of one kind (prefixStats, prefixTail,
+// prefixHead, prefixGame) of run start.
+func kindPrefix(kind byte, run uint32) []byte {
+	k := []byte{prefixRun, '|', 0, 0, 0, 0, kind}
+	binary.BigEndian.PutUint32(k[2:], run)
 	return k
 }
 
@@ -64,10 +93,10 @@ func hashKey(h uint64) []byte {
 	return binary.BigEndian.AppendUint64([]byte{prefixHash, '|'}, h)
 }
 
-// runPrefix is where the stats values (prefixStats) or the tail blocks
-// (prefixTail) of one run of a game start.
+// runPrefix is where the stats values (prefixStats), tail blocks
+// (prefixTail) or heads (prefixHead) of one run of a game start.
 func runPrefix(kind, game byte, run uint32) []byte {
-	return binary.BigEndian.AppendUint32([]byte{kind, '|', game}, run)
+	return append(kindPrefix(kind, run), game)
 }
 
 func statsKey(game byte, run uint32, key uint64) []byte {
@@ -84,21 +113,45 @@ func popularKey(game byte, key uint64) []byte {
 
 const popularKeyLen = 11
 
-// runKinds are the prefixes of the values written per run.
+// runKinds are the kinds of the values written per run of a game, which a
+// merge replaces (a run's records stay under it).
 var runKinds = []byte{prefixStats, prefixTail, prefixHead}
 
-// runOf returns the run of a stats, tail or head key (0 for another key).
+// runOf returns the run of a key of the run space (0 for another key).
 func runOf(k []byte) uint32 {
-	if len(k) < 7 || !slices.Contains(runKinds, k[0]) {
+	if len(k) < 7 || k[0] != prefixRun {
 		return 0
 	}
-	return binary.BigEndian.Uint32(k[3:7])
+	return binary.BigEndian.Uint32(k[2:6])
 }
 
-// Lengths of stats and tail keys.
+// keyKind returns the kind of a key of the run space (prefixStats, …).
+func keyKind(k []byte) byte {
+	if len(k) < 7 || k[0] != prefixRun {
+		return 0
+	}
+	return k[6]
+}
+
+// keyGame returns the game of a stats, tail or head key.
+func keyGame(k []byte) byte { return k[7] }
+
+// keyPosition returns the position key of a stats or head key.
+func keyPosition(k []byte) uint64 { return binary.BigEndian.Uint64(k[8:]) }
+
+// withKind returns a copy of a key of the run space with another kind: a
+// head's stats key, for one.
+func withKind(k []byte, kind byte) []byte {
+	c := append([]byte(nil), k...)
+	c[6] = kind
+	return c
+}
+
+// Lengths of stats, tail and record keys.
 const (
-	statsKeyLen = 15
-	tailKeyLen  = 9
+	statsKeyLen  = 16
+	tailKeyLen   = 10
+	recordKeyLen = 11
 )
 
 var (

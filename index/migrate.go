@@ -2,6 +2,7 @@ package index
 
 import (
 	"encoding/binary"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -11,11 +12,12 @@ import (
 )
 
 // Migrate rewrites the store in dir in the current on-disk format and
-// returns the schema version it had. Version 5 stores differ only in the
-// position index's keys (keys.go), which it rewrites in place; older ones
-// must be imported again (export, then import into a new folder). A
-// migration stopped half-way leaves version 5 with some keys rewritten:
-// running it again finishes it.
+// returns the schema version it had. Version 5 and 6 stores differ only
+// in their keys (keys.go): the position index's and the game records',
+// which it rewrites in place, the records under run 0 (manifest
+// recordRun); older ones must be imported again (export, then import into
+// a new folder). A migration stopped half-way leaves the old version with
+// some keys rewritten: running it again finishes it.
 func Migrate(dir string) (from uint64, err error) {
 	if err := recoverRewrite(dir); err != nil {
 		return 0, err
@@ -47,28 +49,40 @@ func Migrate(dir string) (from uint64, err error) {
 	if err != nil || from == SchemaVersion {
 		return from, err
 	}
-	if from != 5 {
+	if from != 5 && from != 6 {
 		return from, fmt.Errorf("%w: %s has version %d, which xqdb cannot migrate: export its games with an older xqdb and import them into a new folder", ErrSchemaMismatch, dir, from)
+	}
+	var man manifest
+	err = db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(manifestKey)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return item.Value(func(v []byte) error { return json.Unmarshal(v, &man) })
+	})
+	if err != nil {
+		return from, fmt.Errorf("index: migrate %s: read the manifest: %w", dir, err)
 	}
 	wb := db.NewWriteBatch()
 	defer wb.Cancel()
 	err = db.View(func(txn *badger.Txn) error {
-		for _, kind := range []byte{prefixStatsV5, prefixTailV5} {
+		for _, kind := range []byte{prefixStatsV5, prefixTailV5, prefixStats, prefixTail, prefixHead, prefixGame} {
 			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{kind, '|'}})
 			for it.Rewind(); it.Valid(); it.Next() {
 				k := it.Item().Key()
-				var nk []byte
-				switch {
-				case kind == prefixStatsV5 && len(k) == 15: // s|game|key(8)|run(4)
-					nk = statsKey(k[2], binary.BigEndian.Uint32(k[11:]), binary.BigEndian.Uint64(k[3:11]))
-				case kind == prefixTailV5 && len(k) == 9: // t|game|bucket(2)|run(4)
-					nk = tailKey(k[2], binary.BigEndian.Uint32(k[5:]), binary.BigEndian.Uint16(k[3:5]))
-				default:
+				nk, ok := migratedKey(k, man.NextGid)
+				if !ok {
 					continue
 				}
-				v, err := it.Item().ValueCopy(nil)
-				if err == nil {
-					err = wb.Set(nk, v)
+				var err error
+				if nk != nil {
+					var v []byte
+					if v, err = it.Item().ValueCopy(nil); err == nil {
+						err = wb.Set(nk, v)
+					}
 				}
 				if err == nil {
 					err = wb.Delete(it.Item().KeyCopy(nil))
@@ -93,4 +107,30 @@ func Migrate(dir string) (from uint64, err error) {
 		return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
 	})
 	return from, err
+}
+
+// migratedKey returns the schema 7 key of a key of schema version 5 or 6
+// (keys.go), nil for a key to delete (the record of a game past
+// nextGid, which no run committed), and false for a key it does not
+// rewrite.
+func migratedKey(k []byte, nextGid uint32) ([]byte, bool) {
+	be := binary.BigEndian
+	switch {
+	case k[0] == prefixStatsV5 && len(k) == 15: // s|game|key(8)|run(4)
+		return statsKey(k[2], be.Uint32(k[11:]), be.Uint64(k[3:11])), true
+	case k[0] == prefixTailV5 && len(k) == 9: // t|game|bucket(2)|run(4)
+		return tailKey(k[2], be.Uint32(k[5:]), be.Uint16(k[3:5])), true
+	case k[0] == prefixStats && len(k) == 15: // S|game|run(4)|key(8)
+		return statsKey(k[2], be.Uint32(k[3:7]), be.Uint64(k[7:])), true
+	case k[0] == prefixHead && len(k) == 15: // H|game|run(4)|key(8)
+		return headKey(k[2], be.Uint32(k[3:7]), be.Uint64(k[7:])), true
+	case k[0] == prefixTail && len(k) == 9: // T|game|run(4)|bucket(2)
+		return tailKey(k[2], be.Uint32(k[3:7]), be.Uint16(k[7:])), true
+	case k[0] == prefixGame && len(k) == 6: // g|gid(4)
+		if gid := be.Uint32(k[2:]); gid < nextGid {
+			return recordKey(0, gid), true
+		}
+		return nil, true
+	}
+	return nil, false
 }

@@ -70,18 +70,13 @@ func (w *Writer) indexPopular() error {
 // and position its key names. Keys only are read until fn asks the item
 // for its value.
 func (s *Store) eachLiveStats(txn *badger.Txn, fn func(item *badger.Item, game uint8, key uint64) error) error {
-	it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixStats, '|'}})
-	defer it.Close()
-	for it.Rewind(); it.Valid(); it.Next() {
+	return eachKindKey(txn, prefixStats, func(it *badger.Iterator) error {
 		k := it.Item().Key()
 		if len(k) != statsKeyLen || !s.man.live(runOf(k)) {
-			continue
+			return nil
 		}
-		if err := fn(it.Item(), k[2], binary.BigEndian.Uint64(k[7:])); err != nil {
-			return err
-		}
-	}
-	return nil
+		return fn(it.Item(), keyGame(k), keyPosition(k))
+	})
 }
 
 // dropPopularKeys removes every P| entry, for an index rebuilt from

@@ -21,7 +21,7 @@ func (s *Store) Game(gid uint32) (*Record, error) {
 	}
 	var r *Record
 	err := s.db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(gameKey(gid))
+		item, err := txn.Get(s.gameKey(gid))
 		if err != nil {
 			return err
 		}
@@ -402,7 +402,7 @@ func mergeStatsMoves(res *PositionStats, m MoveStats) {
 // findIn replays stored game gid up to where it reaches pos (findInRecord).
 func (s *Store) findIn(gid uint32, pos engine.Position, key uint64, id *string) (ply int, next engine.Move, ok bool, err error) {
 	err = s.db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(gameKey(gid))
+		item, err := txn.Get(s.gameKey(gid))
 		if err != nil {
 			return err
 		}

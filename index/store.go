@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"sort"
 	"sync"
 
 	"github.com/blevesearch/bleve/v2"
@@ -99,7 +101,31 @@ type manifest struct {
 	// their heads: readers then ignore the heads until a writer rewrites
 	// them (indexHeads).
 	Heads bool `json:"heads,omitempty"`
+	// Epochs: which run added which games, in gid order; runs write
+	// disjoint, increasing gid ranges. One entry an import run.
+	Epochs []epoch `json:"epochs,omitempty"`
 }
+
+// epoch says which run added the games from From on (up to the next
+// epoch's From): their records are keyed under it (keys.go).
+type epoch struct {
+	From uint32 `json:"from"`
+	Run  uint32 `json:"run"`
+}
+
+// recordRun returns the run whose key range holds game gid's record: run
+// 0 for the games before the first epoch (those of a store migrated from
+// schema version 6 or older).
+func (m *manifest) recordRun(gid uint32) uint32 {
+	i := sort.Search(len(m.Epochs), func(i int) bool { return m.Epochs[i].From > gid })
+	if i == 0 {
+		return 0
+	}
+	return m.Epochs[i-1].Run
+}
+
+// gameKey is the key of game gid's record.
+func (s *Store) gameKey(gid uint32) []byte { return recordKey(s.man.recordRun(gid), gid) }
 
 func (m *manifest) live(run uint32) bool { return slices.Contains(m.LiveRuns, run) }
 
@@ -322,8 +348,8 @@ func (s *Store) checkSchema() error {
 		return item.Value(func(v []byte) error {
 			ver, _ := binary.Uvarint(v)
 			switch {
-			case ver == 5:
-				return fmt.Errorf("%w: %s has version 5, this xqdb reads %d: run xqdb migrate --db %s (or export the games and import them into a new folder)", ErrSchemaMismatch, s.dir, SchemaVersion, s.dir)
+			case ver == 5 || ver == 6:
+				return fmt.Errorf("%w: %s has version %d, this xqdb reads %d: run xqdb migrate --db %s (or export the games and import them into a new folder)", ErrSchemaMismatch, s.dir, ver, SchemaVersion, s.dir)
 			case ver != SchemaVersion:
 				return fmt.Errorf("%w: %s has version %d, this xqdb reads %d (import the games again into a new folder)", ErrSchemaMismatch, s.dir, ver, SchemaVersion)
 			}
@@ -425,7 +451,7 @@ func (s *Store) cleanPending() error {
 		runs = append(runs, s.man.Pending)
 	}
 	err := s.db.View(func(txn *badger.Txn) error {
-		if err := deleteFrom(txn, wb, []byte{prefixGame, '|'}, gameKey(s.man.NextGid)); err != nil {
+		if err := s.deleteUncommittedRecords(txn, wb); err != nil {
 			return err
 		}
 		return deleteRunValues(txn, wb, runs)
@@ -447,6 +473,24 @@ func (s *Store) cleanPending() error {
 	})
 }
 
+// deleteUncommittedRecords adds to wb the deletion of the records a run
+// that was not committed wrote: under the runs after the last epoch's (a
+// run commits its records with its epoch), which a writer numbers after
+// it.
+func (s *Store) deleteUncommittedRecords(txn *badger.Txn, wb *badger.WriteBatch) error {
+	from := uint32(1)
+	if n := len(s.man.Epochs); n > 0 {
+		from = s.man.Epochs[n-1].Run + 1
+	}
+	for run := from; run < s.man.NextRun; run++ {
+		p := kindPrefix(prefixGame, run)
+		if err := deleteFrom(txn, wb, p, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // deleteRunValues adds to wb the deletion of every stats value, tail
 // block and head of runs (each run's keys sort together: keys.go).
 func deleteRunValues(txn *badger.Txn, wb *badger.WriteBatch, runs []uint32) error {
@@ -459,6 +503,37 @@ func deleteRunValues(txn *badger.Txn, wb *badger.WriteBatch, runs []uint32) erro
 				}
 			}
 		}
+	}
+	return nil
+}
+
+// eachKindKey calls fn with the iterator at every key of one kind
+// (prefixStats, prefixTail, prefixHead, prefixGame) of every run, run by
+// run, seeking past the other kinds' keys. Values are not prefetched.
+func eachKindKey(txn *badger.Txn, kind byte, fn func(it *badger.Iterator) error) error {
+	it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixRun, '|'}})
+	defer it.Close()
+	for it.Seek(kindPrefix(kind, 0)); it.Valid(); {
+		k := it.Item().Key()
+		run, kk := runOf(k), keyKind(k)
+		switch {
+		case len(k) < 7: // no such key is written
+			it.Next()
+			continue
+		case kk < kind:
+			it.Seek(kindPrefix(kind, run))
+			continue
+		case kk > kind:
+			if run == math.MaxUint32 {
+				return nil
+			}
+			it.Seek(kindPrefix(kind, run+1))
+			continue
+		}
+		if err := fn(it); err != nil {
+			return err
+		}
+		it.Next()
 	}
 	return nil
 }
@@ -482,23 +557,18 @@ func (s *Store) cleanDeadRuns() error {
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	err := s.db.View(func(txn *badger.Txn) error {
-		if err := deleteFrom(txn, wb, []byte{prefixGame, '|'}, gameKey(s.man.NextGid)); err != nil {
+		if err := s.deleteUncommittedRecords(txn, wb); err != nil {
 			return err
 		}
-		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false})
-		defer it.Close()
 		for _, kind := range runKinds {
-			prefix := []byte{kind, '|'}
-			for it.Seek(prefix); it.ValidForPrefix(prefix); {
-				k := it.Item().Key()
-				if run := runOf(k); len(k) >= 7 && s.man.live(run) {
-					it.Seek(runPrefix(kind, k[2], run+1)) // past the live run
-					continue
+			err := eachKindKey(txn, kind, func(it *badger.Iterator) error {
+				if s.man.live(runOf(it.Item().Key())) {
+					return nil
 				}
-				if err := wb.Delete(it.Item().KeyCopy(nil)); err != nil {
-					return err
-				}
-				it.Next()
+				return wb.Delete(it.Item().KeyCopy(nil))
+			})
+			if err != nil {
+				return err
 			}
 		}
 		return nil

@@ -29,7 +29,11 @@ func (s *Store) Usage() (map[string]Usage, error) {
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := it.Item().Key()
-			name := prefixNames[k[0]]
+			kind := k[0]
+			if kind == prefixRun {
+				kind = keyKind(k) // a run's values, by their kind
+			}
+			name := prefixNames[kind]
 			if name == "" {
 				name = "other"
 			}
@@ -66,45 +70,41 @@ func dirSize(dir string) int64 {
 // game and position not popular).
 func (s *Store) PositionCounts() (popular, popularPostings, tailPostings int64, err error) {
 	err = s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{})
-		defer it.Close()
 		// A position popular in several runs has a value in each.
 		seen := map[[9]byte]bool{}
-		for it.Seek([]byte{prefixStats, '|'}); it.ValidForPrefix([]byte{prefixStats, '|'}); it.Next() {
+		err := eachKindKey(txn, prefixStats, func(it *badger.Iterator) error {
 			k := it.Item().Key()
 			if len(k) != statsKeyLen || !s.man.live(runOf(k)) {
-				continue
+				return nil
 			}
 			var pos [9]byte
-			pos[0] = k[2]
-			copy(pos[1:], k[7:])
+			pos[0] = keyGame(k)
+			binary.BigEndian.PutUint64(pos[1:], keyPosition(k))
 			if !seen[pos] {
 				popular++
 				seen[pos] = true
 			}
-			err := it.Item().Value(func(v []byte) error {
+			return it.Item().Value(func(v []byte) error {
 				st, err := decodeStats(v)
 				if err == nil {
 					popularPostings += int64(len(st.Games))
 				}
 				return err
 			})
-			if err != nil {
-				return err
-			}
+		})
+		if err != nil {
+			return err
 		}
-		for it.Seek([]byte{prefixTail, '|'}); it.ValidForPrefix([]byte{prefixTail, '|'}); it.Next() {
-			k := it.Item().Key()
-			if !s.man.live(runOf(k)) {
-				continue
+		return eachKindKey(txn, prefixTail, func(it *badger.Iterator) error {
+			if !s.man.live(runOf(it.Item().Key())) {
+				return nil
 			}
-			_ = it.Item().Value(func(v []byte) error {
+			return it.Item().Value(func(v []byte) error {
 				n, _ := binary.Uvarint(v) // the block header counts its entries
 				tailPostings += int64(n)
 				return nil
 			})
-		}
-		return nil
+		})
 	})
 	return
 }

@@ -545,7 +545,7 @@ func (w *Writer) writeRun(rd *runData) error {
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
 	for _, p := range rd.recs {
-		if err := wb.Set(gameKey(p.gid), p.rec); err != nil {
+		if err := wb.Set(recordKey(rd.run, p.gid), p.rec); err != nil {
 			return err
 		}
 	}
@@ -569,6 +569,8 @@ func (w *Writer) writeRun(rd *runData) error {
 		m.NextGid = rd.next
 		m.HashedUpTo = rd.next
 		m.addRun(rd.run, len(rd.recs))
+		// The run's records are keyed under it (keys.go).
+		m.Epochs = append(m.Epochs, epoch{From: rd.recs[0].gid, Run: rd.run})
 		m.Pending = 0
 	})
 	return err
