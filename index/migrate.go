@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -31,6 +32,9 @@ func Migrate(dir string) (from uint64, err error) {
 		return 0, fmt.Errorf("index: open %s: %w", bdir, err)
 	}
 	defer func() {
+		if db == nil {
+			return
+		}
 		if cerr := db.Close(); err == nil {
 			err = cerr
 		}
@@ -106,7 +110,21 @@ func Migrate(dir string) (from uint64, err error) {
 	err = db.Update(func(txn *badger.Txn) error {
 		return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
 	})
-	return from, err
+	if err != nil {
+		return from, err
+	}
+	// Every key was rewritten: left in levels 0 to 5 over the old keys'
+	// values and tombstones, they would be compacted by the next imports,
+	// a rewrite of the store (as after a large import: Store.flatten).
+	// Closing flushes the last memtable, which Flatten leaves.
+	err = db.Close()
+	if db = nil; err != nil {
+		return from, err
+	}
+	if db, err = badger.Open(badgerOptions(bdir, false)); err != nil {
+		return from, err
+	}
+	return from, db.Flatten(runtime.NumCPU())
 }
 
 // migratedKey returns the schema 7 key of a key of schema version 5 or 6
