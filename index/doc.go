@@ -6,28 +6,30 @@
 // the byte layouts):
 //
 //   - Popular positions (reached by at least PromoteAt games, counted
-//     across runs) have, per import run, a stats value s|game|key|run:
+//     across runs) have, per import run, a stats value E|run|S|game|key:
 //     per-next-move aggregates (games, wins, draws, losses, rating sum,
 //     last date) and the run's game list (gid deltas and the slot of the
 //     move played), so a tree query on the start position reads a few
 //     values, not 100,000 games.
 //   - Every other occurrence goes to the tail: per game, run and 14-bit
-//     key bucket, a block T|game|run|bucket of (gid, fingerprint) pairs,
+//     key bucket, a block E|run|T|game|bucket of (gid, fingerprint) pairs,
 //     Rice-coded gid gaps and fingerprints only as wide as the block needs
 //     once the runs of the store the import leaves are merged (tail.go).
 //     A lookup reads the bucket's blocks and replays the few candidate
 //     games, which both verifies the real position (64-bit keys can
 //     collide) and recovers the ply, the next move and the result.
 //
-// Games are records g|gid (record.go) and attributes in chunks a|chunk of
+// Games are records E|run|g|gid under the run that added them (record.go)
+// and attributes in chunks a|chunk of
 // 4096 games (date, result, rating, plies and the de-duplication hash),
 // which readers and writers hold in memory.
 //
 // Imports are batched into runs. A run writes everything keyed so that
 // redoing it rewrites the same bytes, then commits by updating the manifest
 // (next game id, live runs). After a crash the next import redoes the
-// uncommitted run: nothing is lost or doubled. A run's values sort
-// together, so the end of an import merges runs by size tiers (merge.go)
+// uncommitted run: nothing is lost or doubled. A run's values and records
+// sort together, after every earlier run's (so Badger's compactions of an
+// import's tables do not rewrite older runs and records), so the end of an import merges runs by size tiers (merge.go)
 // reading the merged runs only, and promotion counts earlier runs' games
 // in a fixed-size sketch (counts.go): an import costs what it adds, not
 // what the store holds (issue 18).

@@ -9,7 +9,7 @@ import (
 // A writer must know which positions have stats values: once popular, a
 // position stays popular in every later run, which the reader's counting
 // relies on (reader.go). Those keys used to be read from the stats values
-// themselves, S|game|run|key; but a stats value holds its game list in the
+// themselves, E|run|S|game|key; but a stats value holds its game list in the
 // same Badger block, so listing the keys decompressed every popular
 // position's games: at a million games, the largest part of the time a
 // 100-game import took (issue 18). Each popular key now also has an empty
