@@ -140,7 +140,10 @@ var skipTags = map[string]bool{"fen": true, "setup": true, "format": true, "game
 func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache *fieldCache) *document.Document {
 	var fields [24]fieldValue
 	fs := metaFields(im, r, a, cache, fields[:0])
-	d := document.NewDocument(docID(gid))
+	// Room for every field and the _id field Bleve adds (AddIDField):
+	// NewDocument's empty slice grew five times a document.
+	d := &document.Document{Fields: make([]document.Field, 0, len(fs)+1)}
+	d.SetID(docID(gid))
 	for i, f := range fs {
 		// Bleve merges a field's analysis into the first one of its name
 		// when a document has the name twice (two rulings): such fields
@@ -156,7 +159,7 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache
 			d.AddField(document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer))
 			continue
 		}
-		d.AddField(cache.field(f))
+		d.AddField(cache.field(i, f))
 	}
 	return d
 }
@@ -236,16 +239,21 @@ type fieldValue struct {
 // costs more than looking it up. Bleve only reads an analysis, so
 // documents may share one.
 type fieldCache struct {
-	fields map[string]map[string]*cachedField // by name, then value
-	tags   map[string]string                  // tag names' fields (tagField)
-	names  map[string]string                  // player names with their readings
-	pad    map[uint64]string                  // padNumber's, by number and width
+	fields map[fieldKey]*cachedField // by name and value
+	// last is the document before's fields, by their place in it: games
+	// next to each other come from one file and share an event, a site, a
+	// date, ..., found without hashing them and probing a large map (as
+	// TermCache does).
+	last  []*cachedField
+	tags  map[string]string // tag names' fields (tagField)
+	names map[string]string // player names with their readings
+	pad   map[uint64]string // padNumber's, by number and width
 	// The analyzers of the mapping the cache is used with (analyzers).
 	text, kw analysis.Analyzer
 }
 
 func newFieldCache() *fieldCache {
-	return &fieldCache{fields: map[string]map[string]*cachedField{}, tags: map[string]string{}, names: map[string]string{},
+	return &fieldCache{fields: map[fieldKey]*cachedField{}, tags: map[string]string{}, names: map[string]string{},
 		pad: map[uint64]string{}}
 }
 
@@ -281,19 +289,25 @@ func (c *fieldCache) withReadings(name string, xiangqi bool) string {
 	return v
 }
 
-func (c *fieldCache) field(f fieldValue) *cachedField {
-	byValue := c.fields[f.name]
-	if cf, ok := byValue[f.value]; ok {
-		return cf
+// field is the analysis of f, the i-th field of a document.
+func (c *fieldCache) field(i int, f fieldValue) *cachedField {
+	if i < len(c.last) {
+		if cf := c.last[i]; cf != nil && cf.name == f.name && string(cf.value) == f.value {
+			return cf
+		}
 	}
-	if byValue == nil {
-		byValue = map[string]*cachedField{}
-		c.fields[f.name] = byValue
+	k := fieldKey{f.name, f.value}
+	cf, ok := c.fields[k]
+	if !ok {
+		tf := document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer)
+		tf.Analyze()
+		cf = &cachedField{name: f.name, opts: f.opts, value: tf.Value(), length: tf.AnalyzedLength(), freqs: tf.AnalyzedTokenFrequencies()}
+		c.fields[k] = cf
 	}
-	tf := document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer)
-	tf.Analyze()
-	cf := &cachedField{name: f.name, opts: f.opts, value: tf.Value(), length: tf.AnalyzedLength(), freqs: tf.AnalyzedTokenFrequencies()}
-	byValue[f.value] = cf
+	if i >= len(c.last) {
+		c.last = append(c.last, make([]*cachedField, i+1-len(c.last))...)
+	}
+	c.last[i] = cf
 	return cf
 }
 
