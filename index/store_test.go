@@ -575,6 +575,60 @@ func TestTieredMergeLeavesLargeSegments(t *testing.T) {
 	}
 }
 
+// TestTinyImportsMergeTinySegments: after a large import and ten of a
+// hundredth of it, each import of 100 games merges only small segments,
+// never those of the larger imports (issue 18: 100 games into a
+// million-game database in ≤ 0.5 s every time; merging three 10,000-game
+// segments took 0.42 CPU-seconds of such an import), and the larger
+// imports still merge theirs, so the segments stay few.
+func TestTinyImportsMergeTinySegments(t *testing.T) {
+	segs := []mergeplan.Segment{planSegment{1, 1_000_100}}
+	next := uint64(2)
+	// add adds a segment of docs and "merges" until the planner is
+	// content, as ForceMerge does; it returns the documents merged.
+	add := func(docs int64) (merged int64) {
+		segs = append(segs, planSegment{next, docs})
+		next++
+		for round := 0; ; round++ {
+			plan, err := mergeplan.Plan(segs, &tiered)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if plan == nil || len(plan.Tasks) == 0 {
+				return merged
+			}
+			if round > 100 {
+				t.Fatal("the planner never settles")
+			}
+			for _, task := range plan.Tasks {
+				var docs int64
+				for _, sg := range task.Segments {
+					docs += sg.LiveSize()
+					segs = slices.DeleteFunc(segs, func(x mergeplan.Segment) bool { return x.Id() == sg.Id() })
+				}
+				merged += docs
+				segs = append(segs, planSegment{next, docs})
+				next++
+			}
+		}
+	}
+	var growth int64
+	for i := 0; i < 10; i++ {
+		growth += add(10_000)
+	}
+	if growth == 0 {
+		t.Fatal("ten imports of 10,000 merged nothing: the test exercises too little")
+	}
+	for i := 0; i < 30; i++ {
+		if merged := add(100); merged > 1000 {
+			t.Fatalf("tiny import %d merged %d documents (segments now %v)", i+1, merged, segs)
+		}
+	}
+	if len(segs) > 1+3*tiered.MaxSegmentsPerTier {
+		t.Errorf("%d segments left", len(segs))
+	}
+}
+
 // TestNewMetadataIndexIsRenamedIntoPlace: a metadata index is made under
 // a temporary name, so what a killed creation left there is cleared and
 // never opened as the index.
