@@ -49,10 +49,12 @@ func (s *Store) Usage() (map[string]Usage, error) {
 
 // DiskBytes returns the bytes the store's files take: Badger, Bleve, total.
 func (s *Store) DiskBytes() (badgerBytes, bleveBytes int64) {
-	return dirSize(filepath.Join(s.dir, "badger")), dirSize(filepath.Join(s.dir, "meta.bleve"))
+	return DirBytes(filepath.Join(s.dir, "badger")), DirBytes(filepath.Join(s.dir, "meta.bleve"))
 }
 
-func dirSize(dir string) int64 {
+// DirBytes returns the bytes of the regular files below dir (0 when it
+// does not exist).
+func DirBytes(dir string) int64 {
 	var n int64
 	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {

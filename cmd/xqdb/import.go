@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
 	"os"
 	"os/signal"
@@ -421,16 +420,7 @@ func storedBytes(location string) int64 {
 	if index.IsURL(location) {
 		return 0
 	}
-	var n int64
-	_ = filepath.WalkDir(location, func(_ string, d fs.DirEntry, err error) error {
-		if err == nil && d.Type().IsRegular() {
-			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
-			}
-		}
-		return nil
-	})
-	return n
+	return index.DirBytes(location)
 }
 
 // compressedRatio is what inputTextBytes counts a compressed file's byte
