@@ -44,16 +44,7 @@ func BenchmarkPositionLookup(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	rng := rand.New(rand.NewPCG(5, 6))
-	var positions []engine.Position
-	for i := 0; i < 256; i++ {
-		g := gs[rng.IntN(len(gs))]
-		p, _ := games.New(engine.Chess, "")
-		for _, m := range g.Moves[:rng.IntN(len(g.Moves)+1)] {
-			p.Make(m)
-		}
-		positions = append(positions, p)
-	}
+	positions := samplePositions(gs, 256)
 	// With the heads of the large stats values (head.go) and without:
 	// a head spares the start position's tree its whole stats value, and
 	// costs every other lookup a point read per run that finds nothing.
@@ -107,16 +98,7 @@ func BenchmarkPositionLookupManyRuns(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	rng := rand.New(rand.NewPCG(5, 6))
-	var positions []engine.Position
-	for i := 0; i < 256; i++ {
-		g := gs[rng.IntN(len(gs))]
-		p, _ := games.New(engine.Chess, "")
-		for _, m := range g.Moves[:rng.IntN(len(g.Moves)+1)] {
-			p.Make(m)
-		}
-		positions = append(positions, p)
-	}
+	positions := samplePositions(gs, 256)
 	seeks := func() int64 {
 		var n int64
 		expvar.Get("badger_get_num_lsm").(*expvar.Map).Do(func(kv expvar.KeyValue) { n += kv.Value.(*expvar.Int).Value() })
@@ -138,4 +120,20 @@ func BenchmarkPositionLookupManyRuns(b *testing.B) {
 			b.ReportMetric(float64(seeks()-before)/float64(n), "seeks/op")
 		})
 	}
+}
+
+// samplePositions returns n positions reached by games gs, at random
+// plies (the same ones every run).
+func samplePositions(gs []*Game, n int) []engine.Position {
+	rng := rand.New(rand.NewPCG(5, 6))
+	var positions []engine.Position
+	for range n {
+		g := gs[rng.IntN(len(gs))]
+		p, _ := games.New(engine.Chess, "")
+		for _, m := range g.Moves[:rng.IntN(len(g.Moves)+1)] {
+			p.Make(m)
+		}
+		positions = append(positions, p)
+	}
+	return positions
 }
