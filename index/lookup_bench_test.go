@@ -37,12 +37,7 @@ func BenchmarkPositionLookup(b *testing.B) {
 	// Lookups on the store opened read-only, as tree and games open it:
 	// the writer's last memtable is then in a table, not in a skip list
 	// every point read searches first.
-	if err := s.Close(); err != nil {
-		b.Fatal(err)
-	}
-	if s, err = Open(dir, Options{ReadOnly: true}); err != nil {
-		b.Fatal(err)
-	}
+	s = reopenReadOnly(b, s, dir)
 	defer s.Close()
 	positions := samplePositions(gs, 256)
 	// With the heads of the large stats values (head.go) and without:
@@ -91,12 +86,7 @@ func BenchmarkPositionLookupManyRuns(b *testing.B) {
 	if got := len(s.man.LiveRuns); got != len(sizes) {
 		b.Fatalf("%d live runs, want %d", got, len(sizes))
 	}
-	if err := s.Close(); err != nil {
-		b.Fatal(err)
-	}
-	if s, err = Open(dir, Options{ReadOnly: true}); err != nil {
-		b.Fatal(err)
-	}
+	s = reopenReadOnly(b, s, dir)
 	defer s.Close()
 	positions := samplePositions(gs, 256)
 	seeks := func() int64 {
@@ -136,4 +126,18 @@ func samplePositions(gs []*Game, n int) []engine.Position {
 		positions = append(positions, p)
 	}
 	return positions
+}
+
+// reopenReadOnly closes s and opens the store in dir read-only, as tree
+// and games open it.
+func reopenReadOnly(b *testing.B, s *Store, dir string) *Store {
+	b.Helper()
+	if err := s.Close(); err != nil {
+		b.Fatal(err)
+	}
+	s, err := Open(dir, Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
 }
