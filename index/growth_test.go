@@ -62,6 +62,14 @@ func TestManySmallImportsAnswerAsOne(t *testing.T) {
 		}
 		next := 0
 		for _, n := range sizes {
+			if opts.DeferCompaction { // each import its own session, as the command's
+				if err := s.Close(); err != nil {
+					t.Fatal(err)
+				}
+				if s, err = Open(s.dir, opts); err != nil {
+					t.Fatal(err)
+				}
+			}
 			w, err := s.NewWriter()
 			if err != nil {
 				t.Fatal(err)
@@ -110,6 +118,7 @@ func TestManySmallImportsAnswerAsOne(t *testing.T) {
 		{"twenty imports of eight", Options{RunGames: 8, PromoteAt: 3}, slices.Repeat([]int{8}, 20)},
 		{"a large import, then ten small", Options{RunGames: 20, PromoteAt: 3}, append([]int{100}, slices.Repeat([]int{6}, 10)...)},
 		{"growing imports, runs of one game", Options{RunGames: 1, PromoteAt: 3, MaxRuns: 6}, []int{1, 2, 3, 4, 6, 8, 10, 16, 30, 80}},
+		{"thirty small imports, compactions deferred", Options{RunGames: 8, PromoteAt: 3, DeferCompaction: true}, append(slices.Repeat([]int{5}, 30), 10)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := build(tt.opts, tt.sizes)
@@ -145,6 +154,54 @@ func TestManySmallImportsAnswerAsOne(t *testing.T) {
 				t.Fatalf("%d positions checked", checked)
 			}
 		})
+	}
+}
+
+// TestSmallImportsDeferCompaction: a small write (DeferCompaction) runs no
+// Badger compactor, so nothing starts a compaction for its Close to wait
+// for and level 0 keeps its tables past NumLevelZeroTables, up to
+// deferredLevelZeroTables: the small write that finds that many compacts
+// as any writer does, and level 0 shrinks (issue 18: 100 games in ≤ 0.5 s
+// every time). TestManySmallImportsAnswerAsOne checks such a store's
+// answers.
+func TestSmallImportsDeferCompaction(t *testing.T) {
+	gs := randomGames(t, 3*deferredLevelZeroTables)
+	dir := t.TempDir()
+	opts := Options{RunGames: 8, PromoteAt: 3, DeferCompaction: true}
+	most, compacted, added := 0, false, 0
+	for i := 0; i < len(gs); i += 2 {
+		s, err := Open(dir, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l0 := s.db.Levels()[0].NumTables
+		most = max(most, l0)
+		want := 0
+		if l0 >= deferredLevelZeroTables {
+			want, compacted = badgerOptions(dir, false).NumCompactors, true
+		}
+		if got := s.db.Opts().NumCompactors; got != want {
+			t.Fatalf("session %d, %d level-0 tables: %d compactors, want %d", i/2+1, l0, got, want)
+		}
+		_, dups := importGames(t, s, gs[i:i+2])
+		added += 2 - dups
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if most <= badgerOptions(dir, false).NumLevelZeroTables || !compacted {
+		t.Fatalf("level 0 held at most %d tables, compacted at the bound: %v", most, compacted)
+	}
+	s, err := Open(dir, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if l0 := s.db.Levels()[0].NumTables; l0 >= deferredLevelZeroTables {
+		t.Errorf("%d level-0 tables at the end", l0)
+	}
+	if n := s.Games(); n != added {
+		t.Errorf("%d games stored, want %d", n, added)
 	}
 }
 

@@ -42,6 +42,10 @@ type Options struct {
 	// RunGames is how many games an import buffers before writing a run
 	// (default 50,000).
 	RunGames int
+	// DeferCompaction opens for a small write (an import of a few hundred
+	// games): Badger's compactions wait for a larger writer, or for level
+	// 0 to hold deferredLevelZeroTables tables (see Open).
+	DeferCompaction bool
 	// PromoteAt is how many games must reach a position before it gets a
 	// stats entry instead of tail postings (default 16).
 	PromoteAt int
@@ -193,7 +197,7 @@ func Open(dir string, opts Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	db, err := openBadger(badgerOptions(bdir, opts.ReadOnly))
+	db, err := openWriteBadger(bdir, opts)
 	if err != nil {
 		return nil, fmt.Errorf("index: open %s: %w", bdir, err)
 	}
@@ -225,6 +229,34 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 	}
 	return s, nil
+}
+
+// openWriteBadger opens the store's Badger folder dir. A small write
+// (Options.DeferCompaction) runs no compactor: every writer leaves a
+// level-0 table at Close, and a compaction that starts while it runs —
+// level 0 reaching NumLevelZeroTables, or a level below over its target
+// — rewrites the tables it overlaps (the last ones of the base level,
+// where an import's keys and the global kinds meet: 8 to 40 MB at a
+// million games), and Close waits for it: 100 games added in 0.5 to 1.5 s
+// instead of 0.25 (issue 18, "every time"). The next import of more
+// games compacts them, or the small write that finds
+// deferredLevelZeroTables tables in level 0: it compacts level 0 at its
+// Close (a short session can end before Badger's compactors, which look
+// every 50 ms, begin). Below that bound a point read skips those tables
+// by their key ranges or bloom filters.
+func openWriteBadger(dir string, opts Options) (*badger.DB, error) {
+	bo := badgerOptions(dir, opts.ReadOnly)
+	if opts.ReadOnly || !opts.DeferCompaction {
+		return openBadger(bo)
+	}
+	db, err := openBadger(bo.WithNumCompactors(0))
+	if err != nil || db.Levels()[0].NumTables < deferredLevelZeroTables {
+		return db, err
+	}
+	if err := db.Close(); err != nil {
+		return nil, err
+	}
+	return openBadger(bo.WithCompactL0OnClose(true))
 }
 
 // badgerOptions are the options of the store's Badger folder dir.
@@ -278,12 +310,14 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		// limit must leave room for.
 		WithBlockCacheSize(16 << 20).
 		// Every import leaves a level-0 table (its last memtable), and a
-		// level-0 compaction rewrites the base level's tables it overlaps:
-		// all of them, since a table holds keys of every kind. Ten tables
-		// before one (Badger's default is five) halves how often small
-		// imports pay for that; reads check each table's bloom filter.
+		// level-0 compaction rewrites the base level's tables it overlaps.
+		// Ten tables before one (Badger's default is five) halves how
+		// often imports pay for that (small ones defer it:
+		// openWriteBadger); reads check each table's bloom filter.
 		WithNumLevelZeroTables(10).
-		WithNumLevelZeroTablesStall(30).
+		// Above deferredLevelZeroTables, with room for the memtables of a
+		// small write's merges: with no compactor, a stall never ends.
+		WithNumLevelZeroTablesStall(deferredLevelZeroTables + 20).
 		// No compaction on close: it would compress every table a second
 		// time (0.6 CPU-seconds at the end of a 140,000-game import) for
 		// nothing a first import deleted. Badger compacts level 0 itself
@@ -299,6 +333,9 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 const (
 	blockSize          = 16 << 10
 	bloomFalsePositive = 0.0001
+	// deferredLevelZeroTables bounds the level-0 tables small writes leave
+	// without compacting (openWriteBadger).
+	deferredLevelZeroTables = 24
 	// readerBlockCache is the block cache of a read-only store, which
 	// belongs to a short-lived process (tree, games, show, a --batch).
 	// Badger's cache (256 MB by default) keeps every block it

@@ -582,50 +582,84 @@ func TestTieredMergeLeavesLargeSegments(t *testing.T) {
 // segments took 0.42 CPU-seconds of such an import), and the larger
 // imports still merge theirs, so the segments stay few.
 func TestTinyImportsMergeTinySegments(t *testing.T) {
-	segs := []mergeplan.Segment{planSegment{1, 1_000_100}}
-	next := uint64(2)
-	// add adds a segment of docs and "merges" until the planner is
-	// content, as ForceMerge does; it returns the documents merged.
-	add := func(docs int64) (merged int64) {
-		segs = append(segs, planSegment{next, docs})
-		next++
-		for round := 0; ; round++ {
-			plan, err := mergeplan.Plan(segs, &tiered)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if plan == nil || len(plan.Tasks) == 0 {
-				return merged
-			}
-			if round > 100 {
-				t.Fatal("the planner never settles")
-			}
-			for _, task := range plan.Tasks {
-				var docs int64
-				for _, sg := range task.Segments {
-					docs += sg.LiveSize()
-					segs = slices.DeleteFunc(segs, func(x mergeplan.Segment) bool { return x.Id() == sg.Id() })
-				}
-				merged += docs
-				segs = append(segs, planSegment{next, docs})
-				next++
-			}
-		}
-	}
+	p := &planSim{t: t, segs: []mergeplan.Segment{planSegment{1, 1_000_100}}, next: 2}
 	var growth int64
 	for i := 0; i < 10; i++ {
-		growth += add(10_000)
+		growth += p.add(10_000, &tiered)
 	}
 	if growth == 0 {
 		t.Fatal("ten imports of 10,000 merged nothing: the test exercises too little")
 	}
 	for i := 0; i < 30; i++ {
-		if merged := add(100); merged > 1000 {
-			t.Fatalf("tiny import %d merged %d documents (segments now %v)", i+1, merged, segs)
+		if merged := p.add(100, &tiered); merged > 1000 {
+			t.Fatalf("tiny import %d merged %d documents (segments now %v)", i+1, merged, p.segs)
 		}
 	}
-	if len(segs) > 1+3*tiered.MaxSegmentsPerTier {
-		t.Errorf("%d segments left", len(segs))
+	if len(p.segs) > 1+3*tiered.MaxSegmentsPerTier {
+		t.Errorf("%d segments left", len(p.segs))
+	}
+}
+
+// TestSmallImportsMergeNoLargerSegments: a small import (DeferCompaction)
+// merges with smallTiered, which leaves larger imports' segments alone
+// where tiered merges them: the segments of the growth run after a
+// million games, ten 10,000-game imports and two of 100 (issue 18: 100
+// games in ≤ 0.5 s every time).
+func TestSmallImportsMergeNoLargerSegments(t *testing.T) {
+	growthRun := func() *planSim {
+		segs := []mergeplan.Segment{planSegment{1, 1_000_000}, planSegment{2, 100}}
+		for i := 0; i < 10; i++ {
+			segs = append(segs, planSegment{uint64(3 + i), 10_000})
+		}
+		return &planSim{t: t, segs: append(segs, planSegment{13, 100}), next: 14}
+	}
+	if merged := growthRun().add(100, &tiered); merged < 10_000 {
+		t.Fatalf("tiered merged %d documents: the test exercises too little", merged)
+	}
+	p := growthRun()
+	for i := 0; i < 50; i++ {
+		if merged := p.add(100, &smallTiered); merged > smallTiered.MaxSegmentSize {
+			t.Fatalf("small import %d merged %d documents (segments now %v)", i+1, merged, p.segs)
+		}
+	}
+	if len(p.segs) > 13+3*smallTiered.MaxSegmentsPerTier {
+		t.Errorf("%d segments left", len(p.segs))
+	}
+}
+
+// planSim plays Bleve's merge planner over segment sizes.
+type planSim struct {
+	t    *testing.T
+	segs []mergeplan.Segment
+	next uint64
+}
+
+// add adds a segment of docs and "merges" until the planner is content,
+// as ForceMerge does; it returns the documents merged.
+func (p *planSim) add(docs int64, opts *mergeplan.MergePlanOptions) (merged int64) {
+	p.segs = append(p.segs, planSegment{p.next, docs})
+	p.next++
+	for round := 0; ; round++ {
+		plan, err := mergeplan.Plan(p.segs, opts)
+		if err != nil {
+			p.t.Fatal(err)
+		}
+		if plan == nil || len(plan.Tasks) == 0 {
+			return merged
+		}
+		if round > 100 {
+			p.t.Fatal("the planner never settles")
+		}
+		for _, task := range plan.Tasks {
+			var docs int64
+			for _, sg := range task.Segments {
+				docs += sg.LiveSize()
+				p.segs = slices.DeleteFunc(p.segs, func(x mergeplan.Segment) bool { return x.Id() == sg.Id() })
+			}
+			merged += docs
+			p.segs = append(p.segs, planSegment{p.next, docs})
+			p.next++
+		}
 	}
 }
 

@@ -146,7 +146,8 @@ func runImport(c *cli.Context) error {
 	if repF != nil {
 		rep = newReportWriter(repF)
 	}
-	s, err := index.OpenDB(location(c), index.Options{RunGames: c.Int("run-games"), Opening: classifyRecord})
+	s, err := index.OpenDB(location(c), index.Options{RunGames: c.Int("run-games"), Opening: classifyRecord,
+		DeferCompaction: inputTextBytes(files) < smallImportBytes})
 	if errors.Is(err, index.ErrNotDatabase) {
 		return usageError{err}
 	}
@@ -431,6 +432,11 @@ const compressedRatio = 6
 // inputTextBytes is about how many bytes of records files hold: a gzip or
 // zip archive's bytes count compressedRatio times, and what is not a
 // regular file (a pipe) counts as a large input (its size is unknown).
+// smallImportBytes is the input below which an import leaves Badger's
+// compactions to a larger one (index.Options.DeferCompaction): about
+// 2,000 games of PGN.
+const smallImportBytes = 1 << 20
+
 func inputTextBytes(files []string) int64 {
 	var n int64
 	for _, f := range files {
