@@ -160,8 +160,9 @@ func TestManySmallImportsAnswerAsOne(t *testing.T) {
 // TestSmallImportsDeferCompaction: a small write (DeferCompaction) runs no
 // Badger compactor, so nothing starts a compaction for its Close to wait
 // for and level 0 keeps its tables past NumLevelZeroTables, up to
-// deferredLevelZeroTables: the small write that finds that many compacts
-// as any writer does, and level 0 shrinks (issue 18: 100 games in ≤ 0.5 s
+// deferredLevelZeroTables: the small write that finds that many runs
+// Badger's compactors and compacts level 0 at its Close, and level 0
+// shrinks (issue 18: 100 games in ≤ 0.5 s
 // every time). TestManySmallImportsAnswerAsOne checks such a store's
 // answers.
 func TestSmallImportsDeferCompaction(t *testing.T) {

@@ -44,7 +44,7 @@ type Options struct {
 	RunGames int
 	// DeferCompaction opens for a small write (an import of a few hundred
 	// games): Badger's compactions wait for a larger writer, or for level
-	// 0 to hold deferredLevelZeroTables tables (see Open).
+	// 0 to hold deferredLevelZeroTables tables (openStoreBadger).
 	DeferCompaction bool
 	// PromoteAt is how many games must reach a position before it gets a
 	// stats entry instead of tail postings (default 16).
@@ -197,7 +197,7 @@ func Open(dir string, opts Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	db, err := openWriteBadger(bdir, opts)
+	db, err := openStoreBadger(bdir, opts)
 	if err != nil {
 		return nil, fmt.Errorf("index: open %s: %w", bdir, err)
 	}
@@ -231,7 +231,7 @@ func Open(dir string, opts Options) (*Store, error) {
 	return s, nil
 }
 
-// openWriteBadger opens the store's Badger folder dir. A small write
+// openStoreBadger opens the store's Badger folder dir. A small write
 // (Options.DeferCompaction) runs no compactor: every writer leaves a
 // level-0 table at Close, and a compaction that starts while it runs —
 // level 0 reaching NumLevelZeroTables, or a level below over its target
@@ -244,7 +244,7 @@ func Open(dir string, opts Options) (*Store, error) {
 // Close (a short session can end before Badger's compactors, which look
 // every 50 ms, begin). Below that bound a point read skips those tables
 // by their key ranges or bloom filters.
-func openWriteBadger(dir string, opts Options) (*badger.DB, error) {
+func openStoreBadger(dir string, opts Options) (*badger.DB, error) {
 	bo := badgerOptions(dir, opts.ReadOnly)
 	if opts.ReadOnly || !opts.DeferCompaction {
 		return openBadger(bo)
@@ -313,7 +313,7 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		// level-0 compaction rewrites the base level's tables it overlaps.
 		// Ten tables before one (Badger's default is five) halves how
 		// often imports pay for that (small ones defer it:
-		// openWriteBadger); reads check each table's bloom filter.
+		// openStoreBadger); reads check each table's bloom filter.
 		WithNumLevelZeroTables(10).
 		// Above deferredLevelZeroTables, with room for the memtables of a
 		// small write's merges: with no compactor, a stall never ends.
@@ -334,7 +334,7 @@ const (
 	blockSize          = 16 << 10
 	bloomFalsePositive = 0.0001
 	// deferredLevelZeroTables bounds the level-0 tables small writes leave
-	// without compacting (openWriteBadger).
+	// without compacting (openStoreBadger).
 	deferredLevelZeroTables = 24
 	// readerBlockCache is the block cache of a read-only store, which
 	// belongs to a short-lived process (tree, games, show, a --batch).

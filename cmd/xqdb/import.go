@@ -121,8 +121,9 @@ func runImport(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	textBytes := inputTextBytes(files)
 	if os.Getenv("GOMEMLIMIT") == "" {
-		limit := importMemoryLimit(physicalMemory(), storedBytes(location(c))+inputTextBytes(files))
+		limit := importMemoryLimit(physicalMemory(), storedBytes(location(c))+textBytes)
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
 	}
 	if cl := serverOf(c); cl != nil {
@@ -147,7 +148,7 @@ func runImport(c *cli.Context) error {
 		rep = newReportWriter(repF)
 	}
 	s, err := index.OpenDB(location(c), index.Options{RunGames: c.Int("run-games"), Opening: classifyRecord,
-		DeferCompaction: inputTextBytes(files) < smallImportBytes})
+		DeferCompaction: textBytes < smallImportBytes})
 	if errors.Is(err, index.ErrNotDatabase) {
 		return usageError{err}
 	}
@@ -429,14 +430,14 @@ func storedBytes(location string) int64 {
 // compressed input is not taken for a small one.
 const compressedRatio = 6
 
-// inputTextBytes is about how many bytes of records files hold: a gzip or
-// zip archive's bytes count compressedRatio times, and what is not a
-// regular file (a pipe) counts as a large input (its size is unknown).
 // smallImportBytes is the input below which an import leaves Badger's
 // compactions to a larger one (index.Options.DeferCompaction): about
 // 2,000 games of PGN.
 const smallImportBytes = 1 << 20
 
+// inputTextBytes is about how many bytes of records files hold: a gzip or
+// zip archive's bytes count compressedRatio times, and what is not a
+// regular file (a pipe) counts as a large input (its size is unknown).
 func inputTextBytes(files []string) int64 {
 	var n int64
 	for _, f := range files {
