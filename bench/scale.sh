@@ -10,15 +10,19 @@
 #   3. tree and game-list latency over 1,000 positions sampled from it;
 #   4. ten imports of 10,000 games each into it, one by one;
 #   5. 100 games again, and both latencies again at the same positions;
-#   6. 10,000 games into an empty database, for comparison.
+#   6. SMALL more imports of 100 games each (default 72: "100 games in
+#      <= 0.5 s every time" over a stream, not once), and how many of them
+#      took longer;
+#   7. 10,000 games into an empty database, for comparison.
 # Each import prints wall time, CPU-seconds (user + system: the machine may
 # be shared) and peak memory (/usr/bin/time). No peer: SCID's import is
 # timed by bench/import.sh on real games.
-#   bench/scale.sh [N]
+#   [SMALL=72] bench/scale.sh [N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000000}
 k=10000
+small=${SMALL:-72}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/xqdb" ./cmd/xqdb
@@ -29,6 +33,7 @@ for i in $(seq 1 10); do "$tmp/randgames" -n $k -seed $((100 + i)) >"$tmp/add$i.
 "$tmp/randgames" -n $k -seed 99 >"$tmp/empty.pgn"
 "$tmp/randgames" -n 100 -seed 2 >"$tmp/more1.pgn"
 "$tmp/randgames" -n 100 -seed 3 >"$tmp/more2.pgn"
+for i in $(seq 1 "$small"); do "$tmp/randgames" -n 100 -seed $((300 + i)) >"$tmp/small$i.pgn"; done
 printf "corpus: %d random chess games, %d MB PGN; load average %s\n" "$n" $(( $(stat -c %s "$tmp/all.pgn") / 1000000 )) "$(cut -d' ' -f1-3 /proc/loadavg)"
 run() { # label db file
   /usr/bin/time -f "%e %M %U %S" -o "$tmp/time" "$tmp/xqdb" import --db "$2" --json "$3" >"$tmp/out"
@@ -60,6 +65,14 @@ for i in $(seq 1 10); do
 done
 run "then 100 games" "$tmp/db1" "$tmp/more2.pgn"
 latency "after the ten imports"
+for i in $(seq 1 "$small"); do
+  run "small import $i of 100" "$tmp/db1" "$tmp/small$i.pgn"
+  cat "$tmp/last" >>"$tmp/small"
+done
+if [ "$small" -gt 0 ]; then
+  printf "%d imports of 100 games after them: median %.2f s, max %.2f s, %d over 0.5 s (target: none)\n" "$small" \
+    "$(sort -g "$tmp/small" | sed -n "$(( (small + 1) / 2 ))p")" "$(sort -g "$tmp/small" | tail -1)" "$(awk '$1 > 0.5' "$tmp/small" | wc -l)"
+fi
 "$tmp/xqdb" stats --db "$tmp/db1"
 run "$k into an empty database" "$tmp/db2" "$tmp/empty.pgn"
 base=$(cat "$tmp/last")
