@@ -54,6 +54,10 @@ func TestMergeFrom(t *testing.T) {
 // by one large import give the same tree and the same game list at every
 // position the games reach.
 func TestManySmallImportsAnswerAsOne(t *testing.T) {
+	// Small writes (DeferCompaction) leave merges of more than this many
+	// games to larger ones: the deferred case below defers some.
+	defer func(n int) { smallMergeGames = n }(smallMergeGames)
+	smallMergeGames = 12
 	gs := randomGames(t, 160)
 	build := func(opts Options, sizes []int) *Store {
 		s, err := Open(t.TempDir(), opts)
@@ -123,7 +127,11 @@ func TestManySmallImportsAnswerAsOne(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := build(tt.opts, tt.sizes)
 			defer s.Close()
-			if len(s.man.LiveRuns) > max(tt.opts.MaxRuns, 8) {
+			most := max(tt.opts.MaxRuns, 8)
+			if tt.opts.DeferCompaction {
+				most *= 2 // mergeDeferred
+			}
+			if len(s.man.LiveRuns) > most {
 				t.Fatalf("%d live runs", len(s.man.LiveRuns))
 			}
 			if int(s.man.NextRun)-1 == len(s.man.LiveRuns) {
@@ -203,6 +211,55 @@ func TestSmallImportsDeferCompaction(t *testing.T) {
 	}
 	if n := s.Games(); n != added {
 		t.Errorf("%d games stored, want %d", n, added)
+	}
+}
+
+// TestSmallImportsDeferLargeMerges: a small write (DeferCompaction)
+// merges runs of no more than smallMergeGames games while fewer than
+// twice MaxRuns runs are live, and what is due past that; the next larger
+// import merges what they left (issue 18: a tier merge of 34,000 games
+// fell on an import of 100).
+func TestSmallImportsDeferLargeMerges(t *testing.T) {
+	defer func(n int) { smallMergeGames = n }(smallMergeGames)
+	smallMergeGames = 12
+	gs := randomGames(t, 150)
+	dir := t.TempDir()
+	small := Options{RunGames: 8, PromoteAt: 3, MaxRuns: 4, DeferCompaction: true}
+	next, most, deferred := 0, 0, false
+	session := func(n int, opts Options) *Store {
+		t.Helper()
+		s, err := Open(dir, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before := slices.Clone(s.man.LiveRuns)
+		importGames(t, s, gs[next:next+n])
+		next += n
+		merged := 0 // the games of the runs live before and merged away
+		for _, r := range before {
+			if !slices.Contains(s.man.LiveRuns, r) {
+				merged += int(s.man.RunGames[r])
+			}
+		}
+		if opts.DeferCompaction && len(before)+1 < 2*opts.MaxRuns && merged+n > smallMergeGames {
+			t.Fatalf("a small import with %d live runs merged %d games and its %d", len(before), merged, n)
+		}
+		most = max(most, len(s.man.LiveRuns))
+		deferred = deferred || len(s.man.LiveRuns) > opts.MaxRuns
+		return s
+	}
+	for i := 0; i < 40; i++ {
+		if err := session(3, small).Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !deferred || most > 2*small.MaxRuns {
+		t.Fatalf("at most %d live runs with MaxRuns %d: want more than MaxRuns, at most twice", most, small.MaxRuns)
+	}
+	s := session(30, Options{RunGames: 8, PromoteAt: 3, MaxRuns: small.MaxRuns})
+	defer s.Close()
+	if n := len(s.man.LiveRuns); n > small.MaxRuns {
+		t.Errorf("%d live runs after a larger import", n)
 	}
 }
 

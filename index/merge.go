@@ -54,16 +54,52 @@ func mergeFrom(live []uint32, sizes map[uint32]uint32, maxRuns int) int {
 
 // mergeDue merges runs while the policy asks for it. With dropNow unset,
 // the replaced runs' values are left to the next writer (garbage, below).
+// A small write (Options.DeferCompaction) leaves a merge of more than
+// smallMergeGames games to a larger one while fewer than twice MaxRuns
+// runs are live (mergeDeferred).
 func (s *Store) mergeDue(dropNow bool) error {
 	for {
 		from := mergeFrom(s.man.LiveRuns, s.man.RunGames, s.opts.MaxRuns)
 		if from >= len(s.man.LiveRuns) {
 			return nil
 		}
-		if err := s.merge(slices.Clone(s.man.LiveRuns[from:]), dropNow); err != nil {
+		runs := slices.Clone(s.man.LiveRuns[from:])
+		if s.mergeDeferred(runs) {
+			return nil
+		}
+		if err := s.merge(runs, dropNow); err != nil {
 			return err
 		}
 	}
+}
+
+// mergeDeferred reports whether a small write leaves the merge of runs to
+// a larger write. After a million games and ten imports of 10,000, a
+// stream of 100-game imports met a tier merge of four runs of 4,096 games
+// or more (34,000 games, 1.17–1.32 s for 100 games added); with the
+// deferral, 72 such imports alternating with the same imports without it
+// took 26.1 s against 30.0 in all, at most 1.51 s against 3.38 (issue 18,
+// "every time").
+func (s *Store) mergeDeferred(runs []uint32) bool {
+	return s.opts.DeferCompaction && len(s.man.LiveRuns) < 2*s.opts.MaxRuns && s.man.gamesOf(runs) > smallMergeGames
+}
+
+// smallMergeGames bounds the merges of a small write: those of runs of up
+// to 1,023 games (tier 4 and below) into one. A variable for the tests.
+var smallMergeGames = 4 * 1023
+
+// gamesOf returns how many games runs hold (a run of unknown size counts
+// as more than any small write merges).
+func (m *manifest) gamesOf(runs []uint32) int {
+	n := 0
+	for _, r := range runs {
+		g, ok := m.RunGames[r]
+		if !ok {
+			return math.MaxInt
+		}
+		n += int(g)
+	}
+	return n
 }
 
 // mergeRuns merges runs (merge) and deletes the runs it replaced.
