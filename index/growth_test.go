@@ -170,9 +170,8 @@ func TestManySmallImportsAnswerAsOne(t *testing.T) {
 // for and level 0 keeps its tables past NumLevelZeroTables, up to
 // deferredLevelZeroTables: the small write that finds that many runs
 // Badger's compactors and compacts level 0 at its Close, and level 0
-// shrinks (issue 18: 100 games in ≤ 0.5 s
-// every time). TestManySmallImportsAnswerAsOne checks such a store's
-// answers.
+// shrinks (issue 18: 100 games in ≤ 0.5 s every time).
+// TestManySmallImportsAnswerAsOne checks such a store's answers.
 func TestSmallImportsDeferCompaction(t *testing.T) {
 	gs := randomGames(t, 3*deferredLevelZeroTables)
 	dir := t.TempDir()
