@@ -14,7 +14,9 @@ import (
 // TestMergeFrom: the merge policy merges the newest runs of one size tier
 // (log4 of their games) once mergeFanIn of them are live, older runs of
 // lower tiers with them, and merges the newest runs whatever their sizes
-// past MaxRuns; a run of unknown size is never merged by tier.
+// past MaxRuns large runs (more than smallMergeGames games); up to
+// MaxRuns small runs more live beside them, past which the newest small
+// ones merge; a run of unknown size is large and never merged by tier.
 func TestMergeFrom(t *testing.T) {
 	for _, tt := range []struct {
 		name  string
@@ -33,6 +35,10 @@ func TestMergeFrom(t *testing.T) {
 		{"unknown sizes", []uint32{0, 0, 0, 0}, 8, 4},
 		{"unknown sizes past MaxRuns", []uint32{0, 0, 0, 0}, 2, 1},
 		{"small runs after an unknown one", []uint32{0, 5, 5, 5, 5}, 8, 1},
+		{"small runs beside MaxRuns large ones", []uint32{1 << 20, 1 << 18, 1 << 16, 1600, 1600, 400, 100, 100}, 4, 8},
+		{"small runs past twice MaxRuns", []uint32{1 << 20, 1 << 18, 1 << 16, 1600, 1600, 1600, 400, 100}, 3, 3},
+		{"large runs past MaxRuns among small ones", []uint32{1 << 20, 1 << 18, 1 << 16, 1 << 14, 400, 100}, 3, 2},
+		{"past twice MaxRuns, the newest large", []uint32{1 << 20, 100, 100, 400, 1 << 14}, 2, 1},
 	} {
 		live := make([]uint32, len(tt.sizes))
 		sizes := map[uint32]uint32{}

@@ -51,11 +51,12 @@ type Options struct {
 	// PromoteAt is how many games must reach a position before it gets a
 	// stats entry instead of tail postings (default 16).
 	PromoteAt int
-	// MaxRuns is how many runs may be live before the end of an import
-	// merges them into one (default 8). Up to that, a lookup reads one
-	// value per run, which measured no slower at the latency targets' scale
-	// (bench/query.sh: p50 0.55 ms with 4 runs, 0.48 ms with 1), while
-	// merging rewrote the whole position index after every large import.
+	// MaxRuns is how many large runs may be live before the end of an
+	// import merges the newest (default 8), with as many small ones beside
+	// them (mergeFrom). Up to that, a lookup reads one value per run, which
+	// measured no slower at the latency targets' scale (bench/query.sh: p50
+	// 0.55 ms with 4 runs, 0.48 ms with 1), while merging rewrote the whole
+	// position index after every large import.
 	MaxRuns int
 }
 
