@@ -43,10 +43,11 @@ type Options struct {
 	// (default 50,000).
 	RunGames int
 	// DeferCompaction opens for a small write (an import of up to about
-	// 2,000 games): Badger's compactions wait for a larger writer, or for
-	// level 0 to hold deferredLevelZeroTables tables (openStoreBadger), and
-	// so do Bleve's merges of larger segments (smallTiered) and merges of
-	// more than smallMergeGames games (mergeDeferred).
+	// 2,000 games): Badger's compactions wait for a larger writer (level
+	// 0's, for level 0 to hold deferredLevelZeroTables tables:
+	// openStoreBadger), and so do Bleve's merges of larger segments
+	// (smallTiered) and merges of more than smallMergeGames games
+	// (mergeDeferred).
 	DeferCompaction bool
 	// PromoteAt is how many games must reach a position before it gets a
 	// stats entry instead of tail postings (default 16).
