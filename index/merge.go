@@ -109,8 +109,10 @@ func (s *Store) mergeDeferred(runs []uint32) bool {
 	return s.opts.DeferCompaction && len(s.man.LiveRuns) < 2*s.opts.MaxRuns && s.man.gamesOf(runs) > smallMergeGames
 }
 
-// smallMergeGames bounds the merges of a small write: those of runs of up
-// to 1,023 games (tier 4 and below) into one. A variable for the tests.
+// smallMergeGames is the most games a small run holds (mergeFrom lets
+// those live beside MaxRuns large ones) and a small write merges
+// (mergeDeferred): four runs of up to 1,023 games (tier 4 and below) into
+// one. A variable for the tests.
 var smallMergeGames = 4 * 1023
 
 // gamesOf returns how many games runs hold (a run of unknown size counts

@@ -256,14 +256,15 @@ func openStoreBadger(dir string, opts Options) (*badger.DB, error) {
 	if opts.ReadOnly || !opts.DeferCompaction {
 		return openBadger(bo)
 	}
-	db, err := openBadger(bo.WithNumCompactors(0))
+	bo = bo.WithNumCompactors(0)
+	db, err := openBadger(bo)
 	if err != nil || db.Levels()[0].NumTables < deferredLevelZeroTables {
 		return db, err
 	}
 	if err := db.Close(); err != nil {
 		return nil, err
 	}
-	return openBadger(bo.WithNumCompactors(0).WithCompactL0OnClose(true))
+	return openBadger(bo.WithCompactL0OnClose(true))
 }
 
 // badgerOptions are the options of the store's Badger folder dir.
