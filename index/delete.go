@@ -222,15 +222,19 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool, redo boo
 				return err
 			}
 		}
-		// Tail blocks of the buckets reached, in every live run.
+		// Tail blocks of the buckets reached, in every live run (a block
+		// of a run of fewer bucket bits spans several buckets: once).
 		var es []tailEntry
 		for g := range buckets {
-			for b, hit := range buckets[g] {
-				if !hit {
-					continue
-				}
-				for _, run := range s.man.LiveRuns {
-					key := tailKey(byte(g), run, uint16(b))
+			for _, run := range s.man.LiveRuns {
+				shift := tailBucketBits - s.man.tailBits(run)
+				last := -1
+				for b, hit := range buckets[g] {
+					if !hit || b>>shift == last {
+						continue
+					}
+					last = b >> shift
+					key := tailKey(byte(g), run, uint16(last))
 					item, err := txn.Get(key)
 					if errors.Is(err, badger.ErrKeyNotFound) {
 						continue

@@ -21,12 +21,17 @@ import (
 //	   keys and the global kinds after them, not every older record
 //	   (issue 18: Badger's compaction of a level into the next rewrote
 //	   most of the store); Migrate rewrites a version 5 or 6 store
+//	8  a run's tail blocks may be coarser than tailBucketBits (manifest
+//	   TailBits; tail.go, tailBitsFor), with wider fingerprints (up to 32
+//	   bits): a version 7 store is a version 8 one whose runs are all
+//	   full, which an xqdb of version 7 must not write to (Migrate sets
+//	   the version)
 //
 // A new kind of key that an older xqdb of the same version can ignore
 // comes with a manifest flag instead (popular keys P|, heads H|): that
 // xqdb drops the flag when it rewrites the manifest, and the next writer
 // that knows the keys writes them again.
-const SchemaVersion = 7
+const SchemaVersion = 8
 
 // Key prefixes. One byte each, then a separator for readability in dumps.
 //

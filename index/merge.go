@@ -151,6 +151,20 @@ func (s *Store) merge(runs []uint32, dropNow bool) error {
 	defer wb.Cancel()
 	dates := s.newDateReader() // for the merged values' heads
 	var stats statsMerger
+	// The merged run's bucket bits, as addRun would give its games; never
+	// fewer than a merged run's (a run without a count is a full one).
+	from := make([]int, len(runs))
+	total, known := 0, true
+	for i, r := range runs {
+		from[i] = s.man.tailBits(r)
+		g, ok := s.man.RunGames[r]
+		total += int(g)
+		known = known && ok
+	}
+	bits := tailBucketBits
+	if known {
+		bits = max(tailBitsFor(total), slices.Max(from))
+	}
 	var dead *deadKeys // the keys to delete, when they are deleted now
 	if dropNow {
 		dead = &deadKeys{}
@@ -177,21 +191,7 @@ func (s *Store) merge(runs []uint32, dropNow bool) error {
 			}); err != nil {
 				return err
 			}
-			var es []tailEntry
-			if err := mergeValues(txn, runs, prefixTail, game, dead, func(k []byte, vals [][]byte) error {
-				es = es[:0]
-				width := 64
-				for _, v := range vals {
-					err := decodeTail(v, func(gid, print uint32, w int) {
-						es = append(es, tailEntry{gid, uint64(print) << (64 - w)})
-						width = min(width, w)
-					})
-					if err != nil {
-						return err
-					}
-				}
-				return wb.Set(tailKey(game, run, binary.BigEndian.Uint16(k)), encodeTail(nil, es, width))
-			}); err != nil {
+			if err := mergeTails(txn, runs, from, game, run, bits, dead, wb.Set); err != nil {
 				return err
 			}
 			if dropNow {
@@ -215,21 +215,15 @@ func (s *Store) merge(runs []uint32, dropNow bool) error {
 	err = s.updateManifest(func(m *manifest) {
 		m.Pending = 0
 		m.Garbage = append(m.Garbage, runs...)
-		var total uint32
-		known := true
-		for _, r := range runs {
-			g, ok := m.RunGames[r]
-			total += g
-			known = known && ok
-		}
 		m.LiveRuns = slices.DeleteFunc(m.LiveRuns, func(r uint32) bool { return slices.Contains(runs, r) })
 		m.LiveRuns = append(m.LiveRuns, run)
 		if known {
 			if m.RunGames == nil {
 				m.RunGames = map[uint32]uint32{}
 			}
-			m.RunGames[run] = total
+			m.RunGames[run] = uint32(total)
 		}
+		m.setTailBits(run, bits)
 	})
 	if err != nil || !dropNow {
 		return err
@@ -287,7 +281,7 @@ func (s *Store) forgetGarbage(runs []uint32) error {
 	return s.updateManifest(func(m *manifest) {
 		m.Garbage = slices.DeleteFunc(m.Garbage, func(r uint32) bool { return slices.Contains(runs, r) })
 		for _, r := range runs {
-			delete(m.RunGames, r)
+			m.forgetRun(r)
 		}
 	})
 }
@@ -384,6 +378,95 @@ func mergeValues(txn *badger.Txn, runs []uint32, kind, game byte, dead *deadKeys
 			}
 		}
 		if err := fn(cur, vals); err != nil {
+			return err
+		}
+	}
+}
+
+// mergeTails writes the tail blocks of game for run, of bucket bits bits,
+// from those of runs (bucket bits from[i], none more than bits), adding
+// every key it reads to dead unless dead is nil. A block of a run of fewer
+// bits spans several of the merged run's: its postings are decoded once,
+// ordered by the block each goes to, and handed out as those blocks are
+// written in key order. Each posting keeps the key bits its block knew
+// (bucket and fingerprint), so the merged fingerprints are what remains
+// below the new bucket, and a merged block's width is the narrowest of
+// its postings' (bits a block dropped cannot be recovered).
+func mergeTails(txn *badger.Txn, runs []uint32, from []int, game byte, run uint32, bits int, dead *deadKeys, set func(k, v []byte) error) error {
+	type posting struct {
+		block uint16 // in the merged run
+		gid   uint32
+		key   uint64 // the known bits, from the top
+		known int    // how many
+	}
+	type source struct {
+		it      *badger.Iterator
+		prefix  []byte
+		bits    int
+		pending []posting // the rest of the block read last, by block
+		buf     []posting // pending's memory, reused block after block
+	}
+	srcs := make([]*source, len(runs))
+	for i, r := range runs {
+		p := runPrefix(prefixTail, game, r)
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
+		defer it.Close()
+		it.Rewind()
+		srcs[i] = &source{it: it, prefix: p, bits: from[i]}
+	}
+	// fill decodes a source's next block when it has nothing pending.
+	fill := func(src *source) error {
+		if len(src.pending) > 0 || !src.it.Valid() {
+			return nil
+		}
+		item := src.it.Item()
+		if dead != nil {
+			dead.add(item.Key())
+		}
+		b := uint64(binary.BigEndian.Uint16(item.Key()[len(src.prefix):]))
+		src.pending = src.buf[:0]
+		err := item.Value(func(v []byte) error {
+			return decodeTail(v, func(gid, print uint32, w int) {
+				key := b<<(64-src.bits) | uint64(print)<<(64-src.bits-w)
+				src.pending = append(src.pending, posting{uint16(key >> (64 - bits)), gid, key, src.bits + w})
+			})
+		})
+		if err != nil {
+			return err
+		}
+		src.buf = src.pending
+		if src.bits < bits {
+			slices.SortStableFunc(src.pending, func(a, b posting) int { return int(a.block) - int(b.block) })
+		}
+		src.it.Next()
+		return nil
+	}
+	var es []tailEntry
+	for {
+		next, found := uint16(0), false
+		for _, src := range srcs {
+			if err := fill(src); err != nil {
+				return err
+			}
+			if len(src.pending) > 0 && (!found || src.pending[0].block < next) {
+				next, found = src.pending[0].block, true
+			}
+		}
+		if !found {
+			return nil
+		}
+		es = es[:0]
+		width := maxTailWidth
+		for _, src := range srcs {
+			i := 0
+			for ; i < len(src.pending) && src.pending[i].block == next; i++ {
+				p := src.pending[i]
+				es = append(es, tailEntry{p.gid, p.key << bits})
+				width = min(width, p.known-bits)
+			}
+			src.pending = src.pending[i:]
+		}
+		if err := set(tailKey(game, run, next), encodeTail(nil, es, width)); err != nil {
 			return err
 		}
 	}

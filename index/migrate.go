@@ -16,9 +16,11 @@ import (
 // returns the schema version it had. Version 5 and 6 stores differ only
 // in their keys (keys.go): the position index's and the game records',
 // which it rewrites in place, the records under run 0 (manifest
-// recordRun); older ones must be imported again (export, then import into
-// a new folder). A migration stopped half-way leaves the old version with
-// some keys rewritten: running it again finishes it.
+// recordRun); a version 7 store is already in version 8's format (its
+// runs all have full tail blocks) and only gets the version; older ones
+// must be imported again (export, then import into a new folder). A
+// migration stopped half-way leaves the old version with some keys
+// rewritten: running it again finishes it.
 func Migrate(dir string) (from uint64, err error) {
 	if err := recoverRewrite(dir); err != nil {
 		return 0, err
@@ -52,6 +54,11 @@ func Migrate(dir string) (from uint64, err error) {
 	})
 	if err != nil || from == SchemaVersion {
 		return from, err
+	}
+	if from == 7 {
+		return from, db.Update(func(txn *badger.Txn) error {
+			return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
+		})
 	}
 	if from != 5 && from != 6 {
 		return from, fmt.Errorf("%w: %s has version %d, which xqdb cannot migrate: export its games with an older xqdb and import them into a new folder", ErrSchemaMismatch, dir, from)

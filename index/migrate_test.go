@@ -17,11 +17,20 @@ import (
 	"github.com/xqdb/xqdb/engine/games"
 )
 
-// downgrade rewrites a store's keys in the layout of schema version 5
+// writeFullTails makes the stores written until restore is called have
+// full tail blocks only, as an xqdb before schema version 8 wrote them.
+func writeFullTails() (restore func()) {
+	fullTailsOnly = true
+	return func() { fullTailsOnly = false }
+}
+
+// downgrade marks a store written with full tail blocks (writeFullTails)
+// with an older version, as an xqdb of that version left it: for 5 and 6
+// it first rewrites the keys in the layout of schema version 5
 // (s|game|key|run, t|game|bucket|run) or 6 (S|game|run|key,
-// T|game|run|bucket), with heads H|game|run|key and records g|gid in both,
-// drops the manifest's epochs, which those versions did not know, and
-// marks the store with that version, as an older xqdb left it.
+// T|game|run|bucket), with heads H|game|run|key and records g|gid in
+// both, and drops the manifest's epochs, which those versions did not
+// know.
 func downgrade(t *testing.T, dir string, version uint64) {
 	t.Helper()
 	db, err := badger.Open(badgerOptions(filepath.Join(dir, "badger"), false))
@@ -32,6 +41,9 @@ func downgrade(t *testing.T, dir string, version uint64) {
 	wb := db.NewWriteBatch()
 	be := binary.BigEndian
 	err = db.View(func(txn *badger.Txn) error {
+		if version >= 7 {
+			return nil
+		}
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixRun, '|'}})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
@@ -67,7 +79,12 @@ func downgrade(t *testing.T, dir string, version uint64) {
 			if err := item.Value(func(v []byte) error { return json.Unmarshal(v, &m) }); err != nil {
 				return err
 			}
-			delete(m, "epochs")
+			if _, ok := m["tail_bits"]; ok {
+				return errors.New("the store has runs of coarse tail blocks, which no older version wrote")
+			}
+			if version < 7 {
+				delete(m, "epochs")
+			}
 			b, _ := json.Marshal(m)
 			if err := txn.Set(manifestKey, b); err != nil {
 				return err
@@ -138,6 +155,7 @@ func sameAnswers(t *testing.T, what string, got, want storeAnswers) {
 func TestMigrateVersion6(t *testing.T) {
 	dir := t.TempDir()
 	gs := randomGames(t, 60)
+	restore := writeFullTails()
 	s, err := Open(dir, Options{RunGames: 9, PromoteAt: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -150,6 +168,7 @@ func TestMigrateVersion6(t *testing.T) {
 	}
 	want := answersOf(t, s, gs[:40])
 	s.Close()
+	restore()
 	downgrade(t, dir, 6)
 
 	_, err = Open(dir, Options{})
@@ -210,12 +229,66 @@ func TestMigrateVersion6(t *testing.T) {
 	sameAnswers(t, "after an import into the migrated store", answersOf(t, s, gs), answersOf(t, fresh, gs))
 }
 
+// TestMigrateVersion7: a version 7 store (full tail blocks only) is
+// refused with a message naming xqdb migrate; Migrate only sets the
+// version, and the store then answers as before and takes imports whose
+// small runs write coarse blocks, merged with its full ones, answering as
+// a store built by this version does.
+func TestMigrateVersion7(t *testing.T) {
+	dir := t.TempDir()
+	gs := randomGames(t, 80)
+	restore := writeFullTails()
+	s, err := Open(dir, Options{RunGames: 9, PromoteAt: 3, MaxRuns: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	importGames(t, s, gs[:30])
+	want := answersOf(t, s, gs[:30])
+	s.Close()
+	restore()
+	downgrade(t, dir, 7)
+
+	_, err = Open(dir, Options{})
+	if !errors.Is(err, ErrSchemaMismatch) || !strings.Contains(err.Error(), "version 7") || !strings.Contains(err.Error(), "xqdb migrate") {
+		t.Fatalf("open of a version 7 store: %v, want ErrSchemaMismatch naming version 7 and xqdb migrate", err)
+	}
+	if from, err := Migrate(dir); err != nil || from != 7 {
+		t.Fatalf("Migrate: from %d, %v", from, err)
+	}
+	if from, err := Migrate(dir); err != nil || from != SchemaVersion {
+		t.Fatalf("second Migrate: from %d, %v", from, err)
+	}
+	s, err = Open(dir, Options{RunGames: 9, PromoteAt: 3, MaxRuns: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sameAnswers(t, "after the migration", answersOf(t, s, gs[:30]), want)
+	for i := 30; i < len(gs); i += 10 {
+		importGames(t, s, gs[i:i+10])
+	}
+	if len(s.man.TailBits) == 0 {
+		t.Fatal("no run of coarse tail blocks after the small imports")
+	}
+	fresh, err := Open(t.TempDir(), Options{RunGames: 9, PromoteAt: 3, MaxRuns: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	importGames(t, fresh, gs[:30])
+	for i := 30; i < len(gs); i += 10 {
+		importGames(t, fresh, gs[i:i+10])
+	}
+	sameAnswers(t, "after imports into the migrated store", answersOf(t, s, gs), answersOf(t, fresh, gs))
+}
+
 // TestMigrateVersion5: a version 5 store is refused with a message naming
 // xqdb migrate; Migrate rewrites it, and the store then answers every
 // position as before; a second Migrate has nothing to do.
 func TestMigrateVersion5(t *testing.T) {
 	dir := t.TempDir()
 	gs := randomGames(t, 40)
+	restore := writeFullTails()
 	s, err := Open(dir, Options{RunGames: 9, PromoteAt: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -231,6 +304,7 @@ func TestMigrateVersion5(t *testing.T) {
 	}
 	want := answersOf(t, s, gs)
 	s.Close()
+	restore()
 	downgrade(t, dir, 5)
 
 	_, err = Open(dir, Options{})

@@ -169,7 +169,8 @@ func (s *Store) tailGames(game engine.Game, pos engine.Position, key uint64, id 
 	var cands []uint32
 	err := s.db.View(func(txn *badger.Txn) error {
 		for _, run := range s.man.LiveRuns {
-			item, err := txn.Get(tailKey(byte(game), run, tailBucket(key)))
+			bits := s.man.tailBits(run)
+			item, err := txn.Get(tailKey(byte(game), run, tailBlock(key, bits)))
 			if errors.Is(err, badger.ErrKeyNotFound) {
 				continue
 			}
@@ -178,7 +179,7 @@ func (s *Store) tailGames(game engine.Game, pos engine.Position, key uint64, id 
 			}
 			err = item.Value(func(v []byte) error {
 				var err error
-				cands, err = lookupTail(v, key, cands)
+				cands, err = lookupTail(v, key, bits, cands)
 				return err
 			})
 			if err != nil {

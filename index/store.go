@@ -97,6 +97,9 @@ type manifest struct {
 	// do not lower it), for the merge policy (merge.go); a run without a
 	// count is taken as large.
 	RunGames map[uint32]uint32 `json:"run_games,omitempty"`
+	// TailBits: the bucket bits of each live run written with fewer than
+	// tailBucketBits (tail.go, tailBitsFor); a run without is a full one.
+	TailBits map[uint32]uint8 `json:"tail_bits,omitempty"`
 	// HashedUpTo: games below it have their h| entry (hashes.go).
 	HashedUpTo uint32 `json:"hashed_up_to,omitempty"`
 	// PopularKeys: every key with a stats value has its P| entry
@@ -137,13 +140,40 @@ func (s *Store) gameKey(gid uint32) []byte { return recordKey(s.man.recordRun(gi
 
 func (m *manifest) live(run uint32) bool { return slices.Contains(m.LiveRuns, run) }
 
-// addRun makes run live, with its games.
+// addRun makes run live, with its games, written with tailBitsFor(games)
+// bucket bits.
 func (m *manifest) addRun(run uint32, games int) {
 	m.LiveRuns = append(m.LiveRuns, run)
 	if m.RunGames == nil {
 		m.RunGames = map[uint32]uint32{}
 	}
 	m.RunGames[run] = uint32(games)
+	m.setTailBits(run, tailBitsFor(games))
+}
+
+// setTailBits records the bucket bits run was written with.
+func (m *manifest) setTailBits(run uint32, b int) {
+	if b == tailBucketBits {
+		return
+	}
+	if m.TailBits == nil {
+		m.TailBits = map[uint32]uint8{}
+	}
+	m.TailBits[run] = uint8(b)
+}
+
+// tailBits returns the bucket bits of run's tail blocks.
+func (m *manifest) tailBits(run uint32) int {
+	if b, ok := m.TailBits[run]; ok {
+		return int(b)
+	}
+	return tailBucketBits
+}
+
+// forgetRun drops what the manifest knows of a run no longer stored.
+func (m *manifest) forgetRun(run uint32) {
+	delete(m.RunGames, run)
+	delete(m.TailBits, run)
 }
 
 // Store is an open database folder: Badger in badger/, Bleve in meta.bleve/.
@@ -421,7 +451,7 @@ func (s *Store) checkSchema() error {
 		return item.Value(func(v []byte) error {
 			ver, _ := binary.Uvarint(v)
 			switch {
-			case ver == 5 || ver == 6:
+			case ver >= 5 && ver < SchemaVersion:
 				return fmt.Errorf("%w: %s has version %d, this xqdb reads %d: run xqdb migrate --db %s (or export the games and import them into a new folder)", ErrSchemaMismatch, s.dir, ver, SchemaVersion, s.dir)
 			case ver != SchemaVersion:
 				return fmt.Errorf("%w: %s has version %d, this xqdb reads %d (import the games again into a new folder)", ErrSchemaMismatch, s.dir, ver, SchemaVersion)
@@ -540,7 +570,7 @@ func (s *Store) cleanPending() error {
 		m.Garbage = slices.DeleteFunc(m.Garbage, func(r uint32) bool { return slices.Contains(runs, r) })
 		for run := range m.RunGames {
 			if !m.live(run) {
-				delete(m.RunGames, run)
+				m.forgetRun(run)
 			}
 		}
 	})
@@ -656,7 +686,7 @@ func (s *Store) cleanDeadRuns() error {
 		m.Pending, m.Garbage = 0, nil
 		for run := range m.RunGames {
 			if !m.live(run) {
-				delete(m.RunGames, run)
+				m.forgetRun(run)
 			}
 		}
 	})

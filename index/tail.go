@@ -9,13 +9,40 @@ import (
 )
 
 // Tail blocks hold the postings of positions that are not popular. A
-// position key's top tailBucketBits bits name its block (one Badger value
-// per block and run); the next bits are its fingerprint inside the block,
-// as many as the block needs to keep stray matches rare (at least 8, and
-// about log2 of the block's size). A lookup returns every game whose
-// posting shares the bucket and fingerprint; the caller replays each to
-// verify, so a stray match costs time, never a wrong answer.
+// position key's top bits name its block (one Badger value per block and
+// run): tailBucketBits of them, or fewer in a small run (its bucket bits,
+// tailBitsFor); the next bits are its fingerprint inside the block, as
+// many as the block needs to keep stray matches rare (at least 8, and
+// about log2 of the block's size) plus, in a small run's block, the bucket
+// bits it lacks, so that merges can file its postings into finer blocks.
+// A lookup returns every game whose posting shares the bucket and
+// fingerprint; the caller replays each to verify, so a stray match costs
+// time, never a wrong answer.
 const tailBucketBits = 14
+
+// minTailBits is the fewest bucket bits of a run: a block's fingerprints
+// then carry up to 8 bits more, 32 at most (maxTailWidth).
+const (
+	minTailBits  = 6
+	maxTailWidth = 32
+)
+
+// tailBitsFor is the bucket bits of a run of games games: a block of about
+// 64 postings at some 80 positions a game, never more blocks than
+// tailBucketBits gives. A run of 100 games had 7,000 blocks of one or two
+// postings at 14 bits, each a Badger key that its import, every compaction
+// and every merge of small runs handled (issue 18: 100-game imports); it
+// has 128 at 7 bits. A lookup reads one block a run either way.
+func tailBitsFor(games int) int {
+	if fullTailsOnly {
+		return tailBucketBits
+	}
+	return max(minTailBits, min(tailBucketBits, bits.Len(uint(games))))
+}
+
+// fullTailsOnly makes every run a full one, as xqdb wrote them before
+// schema version 8: tests build the stores of older versions with it.
+var fullTailsOnly = false
 
 // tailEntry is one tail posting: game gid reached a position whose key has
 // the block's bucket; key holds the key bits below the bucket, aligned to
@@ -26,6 +53,9 @@ type tailEntry struct {
 }
 
 func tailBucket(key uint64) uint16 { return uint16(key >> (64 - tailBucketBits)) }
+
+// tailBlock is the block of key in a run of bucket bits b.
+func tailBlock(key uint64, b int) uint16 { return uint16(key >> (64 - b)) }
 
 // printOf returns the fingerprint of width w of a key shifted left by the
 // bucket bits.
@@ -50,6 +80,14 @@ func tailWidth(n int, scale float64) int {
 	return fingerprintBits(max(n, int(float64(n)*scale)))
 }
 
+// tailWidthAt is tailWidth for a block of n entries of a run of bucket
+// bits b: the bits between its bucket and a full one, then the width the
+// full blocks it covers (n/2^(tailBucketBits-b) entries each) will need.
+func tailWidthAt(n int, scale float64, b int) int {
+	shift := tailBucketBits - b
+	return shift + fingerprintBits(max(n, int(float64(n)*scale))>>shift)
+}
+
 // encodeTail packs entries (any order; sorted here) into a block:
 //
 //	uvarint n | byte fingerprint bits | byte k | bits...
@@ -59,13 +97,13 @@ func tailWidth(n int, scale float64) int {
 // by its fingerprint. With ~600 entries per block over ~150,000 games that
 // is about 10 bits for the gid and 10 for the fingerprint: 2.5 bytes.
 //
-// width is the fingerprint width (8 to 24): tailWidth for postings with
-// full keys; a merge of blocks passes the narrowest of their widths,
-// since bits a block dropped cannot be recovered (fewer bits only add
-// stray matches; more would lose postings).
+// width is the fingerprint width (8 to maxTailWidth): tailWidthAt for
+// postings with full keys; a merge of blocks passes the narrowest of their
+// widths, since bits a block dropped cannot be recovered (fewer bits only
+// add stray matches; more would lose postings).
 func encodeTail(dst []byte, es []tailEntry, width int) []byte {
 	n := len(es)
-	w := max(8, min(width, 24))
+	w := max(8, min(width, maxTailWidth))
 	byGid := func(a, b tailEntry) int {
 		if a.gid != b.gid {
 			return int(a.gid) - int(b.gid)
@@ -80,7 +118,9 @@ func encodeTail(dst []byte, es []tailEntry, width int) []byte {
 	if n > 0 {
 		// Rice parameter near log2(mean gap · ln 2).
 		mean := float64(es[n-1].gid) / float64(n)
-		for k < 31 && float64(uint64(1)<<(k+1)) <= mean*0.69 {
+		// k+w bits follow the quotient: decodeTail reads them in one
+		// window of at least 57.
+		for k < min(31, 57-w) && float64(uint64(1)<<(k+1)) <= mean*0.69 {
 			k++
 		}
 	}
@@ -123,7 +163,7 @@ func decodeTail(b []byte, fn func(gid, print uint32, width int)) error {
 		return fmt.Errorf("index: corrupt tail block header")
 	}
 	w, k := int(b[m]), int(b[m+1])
-	if w < 8 || w > 24 || k > 31 || n > uint64(len(b))*8 {
+	if w < 8 || w > maxTailWidth || k > 31 || k+w > 57 || n > uint64(len(b))*8 {
 		return fmt.Errorf("index: corrupt tail block parameters")
 	}
 	buf := b[m+2:]
@@ -174,9 +214,10 @@ func decodeTail(b []byte, fn func(gid, print uint32, width int)) error {
 	return nil
 }
 
-// lookupTail appends the gids whose posting matches key's fingerprint.
-func lookupTail(b []byte, key uint64, dst []uint32) ([]uint32, error) {
-	shifted := key << tailBucketBits
+// lookupTail appends the gids whose posting matches key's fingerprint in
+// block b of a run of bucket bits bucketBits.
+func lookupTail(b []byte, key uint64, bucketBits int, dst []uint32) ([]uint32, error) {
+	shifted := key << bucketBits
 	err := decodeTail(b, func(gid, print uint32, w int) {
 		if print == printOf(shifted, w) && (len(dst) == 0 || dst[len(dst)-1] != gid) {
 			dst = append(dst, gid)

@@ -1,9 +1,13 @@
 package index
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/dgraph-io/badger/v4"
 )
 
 func TestTailBlockRoundTrip(t *testing.T) {
@@ -36,7 +40,7 @@ func TestTailBlockRoundTrip(t *testing.T) {
 		}
 		stray := 0
 		for i, k := range keys {
-			gids, err := lookupTail(b, k, nil)
+			gids, err := lookupTail(b, k, tailBucketBits, nil)
 			if err != nil || !slices.Contains(gids, es[i].gid) {
 				t.Fatalf("lookup of entry %d missed gid %d: %v %v", i, es[i].gid, gids, err)
 			}
@@ -50,9 +54,34 @@ func TestTailBlockRoundTrip(t *testing.T) {
 
 func FuzzDecodeTail(f *testing.F) {
 	f.Add(encodeTail(nil, []tailEntry{{1, 2 << 40}, {300, 4 << 50}, {1 << 20, 1 << 63}}, 8))
+	f.Add(encodeTail(nil, []tailEntry{{7, 3 << 40}, {3_000_000_000, 5 << 50}}, maxTailWidth))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		_ = decodeTail(b, func(uint32, uint32, int) {})
 	})
+}
+
+// TestTailWideFingerprints: a coarse block's fingerprints of up to 32
+// bits round-trip, with gids far apart (the Rice parameter then yields to
+// the width: both are read in one 57-bit window).
+func TestTailWideFingerprints(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, gids := range [][]uint32{{1, 2, 3}, {5, 2_000_000_000, 4_000_000_000}, {4_294_967_295}} {
+		var es []tailEntry
+		for _, g := range gids {
+			es = append(es, tailEntry{g, rng.Uint64()})
+		}
+		b := encodeTail(nil, slices.Clone(es), maxTailWidth)
+		i := 0
+		err := decodeTail(b, func(gid, print uint32, w int) {
+			if w != maxTailWidth || gid != es[i].gid || print != printOf(es[i].key, w) {
+				t.Errorf("entry %d: gid %d print %x width %d, want %d %x %d", i, gid, print, w, es[i].gid, printOf(es[i].key, maxTailWidth), maxTailWidth)
+			}
+			i++
+		})
+		if err != nil || i != len(es) {
+			t.Fatalf("gids %v: decoded %d entries, %v", gids, i, err)
+		}
+	}
 }
 
 func TestTailMergeKeepsNarrowestWidth(t *testing.T) {
@@ -79,7 +108,7 @@ func TestTailMergeKeepsNarrowestWidth(t *testing.T) {
 	}
 	b := encodeTail(nil, merged, minW)
 	for i, k := range keys {
-		gids, _ := lookupTail(b, k, nil)
+		gids, _ := lookupTail(b, k, tailBucketBits, nil)
 		if !slices.Contains(gids, uint32(i+1)) {
 			t.Fatalf("merged block lost posting %d", i+1)
 		}
@@ -183,7 +212,7 @@ func TestTailWidthAnticipatesMerges(t *testing.T) {
 	b := encodeTail(nil, merged, width)
 	stray := 0
 	for i, k := range keys {
-		gids, err := lookupTail(b, k, nil)
+		gids, err := lookupTail(b, k, tailBucketBits, nil)
 		if err != nil || !slices.Contains(gids, uint32(i+1)) {
 			t.Fatalf("merged block lost posting %d: %v", i+1, err)
 		}
@@ -191,5 +220,101 @@ func TestTailWidthAnticipatesMerges(t *testing.T) {
 	}
 	if per := float64(stray) / float64(len(keys)); per > 2 {
 		t.Errorf("%.2f stray matches per lookup in the merged block of %d entries (width %d), want ≤ 2", per, len(merged), width)
+	}
+}
+
+// TestTailBitsFor: a run's bucket bits give blocks of about 64 postings
+// at 80 positions a game, between minTailBits and tailBucketBits.
+func TestTailBitsFor(t *testing.T) {
+	for _, tt := range []struct{ games, want int }{
+		{0, 6}, {1, 6}, {63, 6}, {100, 7}, {400, 9}, {4092, 12}, {8191, 13}, {10_000, 14}, {1_000_000, 14},
+	} {
+		if got := tailBitsFor(tt.games); got != tt.want {
+			t.Errorf("tailBitsFor(%d) = %d, want %d", tt.games, got, tt.want)
+		}
+	}
+}
+
+// TestCoarseTailBlocksMerge: runs of fewer bucket bits (a block spans
+// several of a full run's) merge with full ones into blocks of any bits
+// at least theirs, and every posting is found again under its key, with
+// no more stray matches than the widths promise. The blocks are written
+// as tailWriter writes them.
+func TestCoarseTailBlocksMerge(t *testing.T) {
+	s, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rng := rand.New(rand.NewPCG(11, 12))
+	runBits := map[uint32]int{1: 6, 2: 7, 3: tailBucketBits, 4: 9}
+	const perRun = 8000
+	type posting struct {
+		key uint64
+		gid uint32
+	}
+	var all []posting
+	wb := s.db.NewWriteBatch()
+	for run := uint32(1); run <= 4; run++ {
+		b := runBits[run]
+		blocks := map[uint16][]tailEntry{}
+		for i := 0; i < perRun; i++ {
+			k := rng.Uint64()
+			gid := uint32(run-1)*perRun + uint32(i) + 1
+			all = append(all, posting{k, gid})
+			blocks[tailBlock(k, b)] = append(blocks[tailBlock(k, b)], tailEntry{gid, k << b})
+		}
+		for blk, es := range blocks {
+			if err := wb.Set(tailKey(0, run, blk), encodeTail(nil, es, tailWidthAt(len(es), 4, b))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		runs []uint32
+		bits int
+	}{
+		{[]uint32{1, 2}, 7},
+		{[]uint32{1, 2, 4}, 11},
+		{[]uint32{1, 2, 3, 4}, tailBucketBits},
+	} {
+		merged := map[uint16][]byte{}
+		from := make([]int, len(tt.runs))
+		for i, r := range tt.runs {
+			from[i] = runBits[r]
+		}
+		err := s.db.View(func(txn *badger.Txn) error {
+			return mergeTails(txn, tt.runs, from, 0, 9, tt.bits, nil, func(k, v []byte) error {
+				if !bytes.HasPrefix(k, runPrefix(prefixTail, 0, 9)) {
+					t.Fatalf("merged key %x outside run 9's tail", k)
+				}
+				merged[binary.BigEndian.Uint16(k[len(k)-2:])] = slices.Clone(v)
+				return nil
+			})
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(merged) > 1<<tt.bits {
+			t.Fatalf("%d merged blocks at %d bits", len(merged), tt.bits)
+		}
+		stray, n := 0, 0
+		for _, p := range all {
+			if !slices.Contains(tt.runs, (p.gid-1)/perRun+1) {
+				continue
+			}
+			n++
+			gids, err := lookupTail(merged[tailBlock(p.key, tt.bits)], p.key, tt.bits, nil)
+			if err != nil || !slices.Contains(gids, p.gid) {
+				t.Fatalf("runs %v merged at %d bits lost game %d: %v", tt.runs, tt.bits, p.gid, err)
+			}
+			stray += len(gids) - 1
+		}
+		if per := float64(stray) / float64(n); per > 2 {
+			t.Errorf("runs %v merged at %d bits: %.2f stray matches a lookup", tt.runs, tt.bits, per)
+		}
 	}
 }

@@ -589,7 +589,7 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 	dateOf := func(gid uint32) uint32 { return rd.attrs[gid-firstGid].Date }
 	promote := w.s.opts.PromoteAt
 	var tail tailWriter
-	tail.init(wb, rd.run, rd.scale)
+	tail.init(wb, rd.run, rd.scale, tailBitsFor(len(rd.recs))) // as addRun records
 	var byKey []occurrence
 	var popKeys []uint64
 	var grouper grouper
@@ -645,12 +645,12 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			}
 		}
 		// The tail takes the rest in gid order, as its blocks are coded.
-		if err := tail.enter(game, uint16(b%tailBuckets)); err != nil {
+		if err := tail.enter(game, uint16(b%tailBuckets)>>(tailBucketBits-tail.bits)); err != nil {
 			return err
 		}
 		for _, o := range bucket {
 			if !slices.Contains(popKeys, o.key) {
-				tail.entries = append(tail.entries, tailEntry{o.gid, o.key << tailBucketBits})
+				tail.entries = append(tail.entries, tailEntry{o.gid, o.key << tail.bits})
 			}
 		}
 	}
@@ -747,19 +747,20 @@ func (g *grouper) group(dst []occurrence, bucket []occurrence) []occurrence {
 	return dst
 }
 
-// tailWriter gathers one run's tail postings bucket by bucket (buckets
-// arrive in order) and writes each bucket's block.
+// tailWriter gathers one run's tail postings block by block (blocks
+// arrive in order) and writes each block.
 type tailWriter struct {
 	wb      *badger.WriteBatch
 	scale   float64 // how the run's blocks will grow (tailWidth)
+	bits    int     // the run's bucket bits (tailBitsFor)
 	run     uint32
 	game    engine.Game
 	bucket  int // -1 before the first
 	entries []tailEntry
 }
 
-func (t *tailWriter) init(wb *badger.WriteBatch, run uint32, scale float64) {
-	*t = tailWriter{wb: wb, run: run, scale: scale, bucket: -1}
+func (t *tailWriter) init(wb *badger.WriteBatch, run uint32, scale float64, bits int) {
+	*t = tailWriter{wb: wb, run: run, scale: scale, bits: bits, bucket: -1}
 }
 
 func (t *tailWriter) enter(game engine.Game, bucket uint16) error {
@@ -777,7 +778,7 @@ func (t *tailWriter) finish() error {
 	if len(t.entries) == 0 {
 		return nil
 	}
-	err := t.wb.Set(tailKey(byte(t.game), t.run, uint16(t.bucket)), encodeTail(nil, t.entries, tailWidth(len(t.entries), t.scale)))
+	err := t.wb.Set(tailKey(byte(t.game), t.run, uint16(t.bucket)), encodeTail(nil, t.entries, tailWidthAt(len(t.entries), t.scale, t.bits)))
 	t.entries = t.entries[:0]
 	return err
 }
