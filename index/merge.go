@@ -171,7 +171,7 @@ func (s *Store) merge(runs []uint32, dropNow bool) error {
 	}
 	err := s.db.View(func(txn *badger.Txn) error {
 		for game := byte(0); game < 4; game++ {
-			if err := mergeValues(txn, runs, prefixStats, game, dead, func(k []byte, vals [][]byte) error {
+			if err := mergeStatsValues(txn, runs, game, dead, func(k []byte, vals [][]byte) error {
 				b, games, err := stats.merge(nil, vals)
 				if err != nil {
 					return err
@@ -328,17 +328,17 @@ func (s *Store) dropGarbage(runs []uint32, dead *deadKeys) error {
 	return s.forgetGarbage(runs)
 }
 
-// mergeValues walks the values of one kind (prefixStats or prefixTail) and
-// game in runs side by side, one iterator per run, calling fn once per
-// position key (stats) or bucket (tail), in order, with the values the
-// runs hold for it; vals is valid during the call only. It adds every key
-// it reads to dead, unless dead is nil.
-func mergeValues(txn *badger.Txn, runs []uint32, kind, game byte, dead *deadKeys, fn func(k []byte, vals [][]byte) error) error {
+// mergeStatsValues walks the stats values of game in runs side by side,
+// one iterator per run, calling fn once per position key, in order, with
+// the values the runs hold for it; vals is valid during the call only. It
+// adds every key it reads to dead, unless dead is nil. (Tail blocks merge
+// by mergeTails: a run's blocks may be coarser than the merged run's.)
+func mergeStatsValues(txn *badger.Txn, runs []uint32, game byte, dead *deadKeys, fn func(k []byte, vals [][]byte) error) error {
 	its := make([]*badger.Iterator, len(runs))
 	prefixes := make([][]byte, len(runs))
 	bufs := make([][]byte, len(runs)) // each run's value, reused
 	for i, r := range runs {
-		prefixes[i] = runPrefix(kind, game, r)
+		prefixes[i] = runPrefix(prefixStats, game, r)
 		its[i] = txn.NewIterator(badger.IteratorOptions{Prefix: prefixes[i]})
 		defer its[i].Close()
 		its[i].Rewind()

@@ -52,7 +52,7 @@ type tailEntry struct {
 	key uint64 // key << tailBucketBits
 }
 
-func tailBucket(key uint64) uint16 { return uint16(key >> (64 - tailBucketBits)) }
+func tailBucket(key uint64) uint16 { return tailBlock(key, tailBucketBits) }
 
 // tailBlock is the block of key in a run of bucket bits b.
 func tailBlock(key uint64, b int) uint16 { return uint16(key >> (64 - b)) }

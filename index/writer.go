@@ -645,7 +645,7 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			}
 		}
 		// The tail takes the rest in gid order, as its blocks are coded.
-		if err := tail.enter(game, uint16(b%tailBuckets)>>(tailBucketBits-tail.bits)); err != nil {
+		if err := tail.enter(game, uint16(b%tailBuckets)); err != nil {
 			return err
 		}
 		for _, o := range bucket {
@@ -755,7 +755,7 @@ type tailWriter struct {
 	bits    int     // the run's bucket bits (tailBitsFor)
 	run     uint32
 	game    engine.Game
-	bucket  int // -1 before the first
+	bucket  int // the block's bucket at bits; -1 before the first
 	entries []tailEntry
 }
 
@@ -763,14 +763,17 @@ func (t *tailWriter) init(wb *badger.WriteBatch, run uint32, scale float64, bits
 	*t = tailWriter{wb: wb, run: run, scale: scale, bits: bits, bucket: -1}
 }
 
+// enter starts the block of a bucket (of tailBucketBits), unless it is
+// the current one's: a block of fewer bits spans several buckets.
 func (t *tailWriter) enter(game engine.Game, bucket uint16) error {
-	if t.bucket == int(bucket) && t.game == game {
+	block := int(bucket) >> (tailBucketBits - t.bits)
+	if t.bucket == block && t.game == game {
 		return nil
 	}
 	if err := t.finish(); err != nil {
 		return err
 	}
-	t.game, t.bucket = game, int(bucket)
+	t.game, t.bucket = game, block
 	return nil
 }
 
