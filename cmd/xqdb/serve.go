@@ -102,6 +102,11 @@ func runServe(c *cli.Context) error {
 	if err != nil {
 		return usagef("--addr %s: %v", c.String("addr"), err)
 	}
+	// Before the URL is printed: a script that reads it and then sends
+	// SIGTERM must find the handler in place, not the default that kills
+	// the process (which left the serve file behind).
+	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
+	defer stop()
 	srv := newAPIServer(s, books, c.StringSlice("book"), roots)
 	hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 		MaxHeaderBytes: api.MaxQueryBytes + 8<<10}
@@ -122,8 +127,6 @@ func runServe(c *cli.Context) error {
 	} else {
 		fmt.Fprintf(c.App.Writer, "xqdb: serving %s (%d games) at http://%s/ — open it in a browser; Ctrl-C stops\n", dir, s.Games(), addr)
 	}
-	ctx, stop := signal.NotifyContext(c.Context, os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
 	select {
