@@ -49,7 +49,7 @@ var fullTailsOnly = false
 // the top (print compares the fingerprint width in use).
 type tailEntry struct {
 	gid uint32
-	key uint64 // key << tailBucketBits
+	key uint64 // key << the run's bucket bits (tailBitsFor)
 }
 
 func tailBucket(key uint64) uint16 { return tailBlock(key, tailBucketBits) }
