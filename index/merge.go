@@ -151,20 +151,15 @@ func (s *Store) merge(runs []uint32, dropNow bool) error {
 	defer wb.Cancel()
 	dates := s.newDateReader() // for the merged values' heads
 	var stats statsMerger
-	// The merged run's bucket bits, as addRun would give its games; never
-	// fewer than a merged run's (a run without a count is a full one).
+	// The merged run's bucket bits, as addRun would give its games (a run
+	// of unknown size makes it a full one); never fewer than a merged
+	// run's.
+	total := s.man.gamesOf(runs)
 	from := make([]int, len(runs))
-	total, known := 0, true
 	for i, r := range runs {
 		from[i] = s.man.tailBits(r)
-		g, ok := s.man.RunGames[r]
-		total += int(g)
-		known = known && ok
 	}
-	bits := tailBucketBits
-	if known {
-		bits = max(tailBitsFor(total), slices.Max(from))
-	}
+	bits := max(tailBitsFor(total), slices.Max(from))
 	var dead *deadKeys // the keys to delete, when they are deleted now
 	if dropNow {
 		dead = &deadKeys{}
@@ -217,7 +212,7 @@ func (s *Store) merge(runs []uint32, dropNow bool) error {
 		m.Garbage = append(m.Garbage, runs...)
 		m.LiveRuns = slices.DeleteFunc(m.LiveRuns, func(r uint32) bool { return slices.Contains(runs, r) })
 		m.LiveRuns = append(m.LiveRuns, run)
-		if known {
+		if total != math.MaxInt {
 			if m.RunGames == nil {
 				m.RunGames = map[uint32]uint32{}
 			}
