@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -149,6 +150,7 @@ func (s *Store) Summary() (*Summary, error) {
 	}
 	out.Positions, out.Popular = popPostings+tail, popular
 	out.Bytes["badger"], out.Bytes["bleve"] = s.DiskBytes()
+	out.Bytes["filters"] = DirBytes(filepath.Join(s.dir, filtersDir))
 	usage, err := s.Usage()
 	if err != nil {
 		return nil, err

@@ -33,6 +33,9 @@ func (s *Store) Compact() error {
 	if err := s.dropGarbageRuns(math.MaxInt); err != nil {
 		return fmt.Errorf("index: delete merged runs: %w", err)
 	}
+	if err := s.sweepFilters(); err != nil {
+		return err
+	}
 	if err := s.compactMeta(true); err != nil {
 		return fmt.Errorf("index: merge metadata: %w", err)
 	}

@@ -2,7 +2,10 @@ package index
 
 import (
 	"cmp"
+	"os"
+	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/dgraph-io/badger/v4"
@@ -129,10 +132,37 @@ func TestManySmallImportsAnswerAsOne(t *testing.T) {
 		{"a large import, then ten small", Options{RunGames: 20, PromoteAt: 3}, append([]int{100}, slices.Repeat([]int{6}, 10)...)},
 		{"growing imports, runs of one game", Options{RunGames: 1, PromoteAt: 3, MaxRuns: 6}, []int{1, 2, 3, 4, 6, 8, 10, 16, 30, 80}},
 		{"thirty small imports, compactions deferred", Options{RunGames: 8, PromoteAt: 3, DeferCompaction: true}, append(slices.Repeat([]int{5}, 30), 10)},
+		// Runs small beside the store carry position filters, written and
+		// merged ones (filter.go).
+		{"a large import, then small ones with filters", Options{RunGames: 40, PromoteAt: 3}, append([]int{120}, slices.Repeat([]int{4}, 10)...)},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := build(tt.opts, tt.sizes)
 			defer s.Close()
+			if strings.Contains(tt.name, "filters") {
+				var written, merged int
+				for _, run := range s.man.LiveRuns {
+					f, ok := s.man.Filters[run]
+					switch {
+					case !ok:
+					case f.Prefix == 64:
+						written++
+					default:
+						merged++
+					}
+				}
+				if written == 0 || merged == 0 {
+					t.Fatalf("live runs %v, filters %v: want written and merged runs with filters", s.man.LiveRuns, s.man.Filters)
+				}
+				// The files of runs merged away are gone.
+				files, err := os.ReadDir(filepath.Join(s.dir, filtersDir))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(files) != written+merged {
+					t.Fatalf("%d filter files, %d live runs with filters", len(files), written+merged)
+				}
+			}
 			most := max(tt.opts.MaxRuns, 8)
 			if tt.opts.DeferCompaction {
 				most *= 2 // mergeDeferred

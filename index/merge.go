@@ -164,6 +164,10 @@ func (s *Store) merge(runs []uint32, dropNow bool) error {
 	if dropNow {
 		dead = &deadKeys{}
 	}
+	var filter *filterBuilder
+	if total != math.MaxInt && filterWanted(total, int(s.man.NextGid)-1) {
+		filter = mergedFilter(&s.man, runs, bits)
+	}
 	err := s.db.View(func(txn *badger.Txn) error {
 		for game := byte(0); game < 4; game++ {
 			if err := mergeStatsValues(txn, runs, game, dead, func(k []byte, vals [][]byte) error {
@@ -186,7 +190,7 @@ func (s *Store) merge(runs []uint32, dropNow bool) error {
 			}); err != nil {
 				return err
 			}
-			if err := mergeTails(txn, runs, from, game, run, bits, dead, wb.Set); err != nil {
+			if err := mergeTails(txn, runs, from, game, run, bits, dead, filter, wb.Set); err != nil {
 				return err
 			}
 			if dropNow {
@@ -202,6 +206,14 @@ func (s *Store) merge(runs []uint32, dropNow bool) error {
 	}
 	if err != nil {
 		return err
+	}
+	var rf *runFilter
+	if filter != nil {
+		f, err := filter.write(s.dir, run)
+		if err != nil {
+			return err
+		}
+		rf = &f
 	}
 	if err := wb.Flush(); err != nil {
 		return err
@@ -219,6 +231,7 @@ func (s *Store) merge(runs []uint32, dropNow bool) error {
 			m.RunGames[run] = uint32(total)
 		}
 		m.setTailBits(run, bits)
+		m.setFilter(run, rf)
 	})
 	if err != nil || !dropNow {
 		return err
@@ -386,8 +399,9 @@ func mergeStatsValues(txn *badger.Txn, runs []uint32, game byte, dead *deadKeys,
 // written in key order. Each posting keeps the key bits its block knew
 // (bucket and fingerprint), so the merged fingerprints are what remains
 // below the new bucket, and a merged block's width is the narrowest of
-// its postings' (bits a block dropped cannot be recovered).
-func mergeTails(txn *badger.Txn, runs []uint32, from []int, game byte, run uint32, bits int, dead *deadKeys, set func(k, v []byte) error) error {
+// its postings' (bits a block dropped cannot be recovered). It adds the
+// postings' keys to filter, unless it is nil.
+func mergeTails(txn *badger.Txn, runs []uint32, from []int, game byte, run uint32, bits int, dead *deadKeys, filter *filterBuilder, set func(k, v []byte) error) error {
 	type posting struct {
 		block uint16 // in the merged run
 		gid   uint32
@@ -458,8 +472,14 @@ func mergeTails(txn *badger.Txn, runs []uint32, from []int, game byte, run uint3
 				p := src.pending[i]
 				es = append(es, tailEntry{p.gid, p.key << bits})
 				width = min(width, p.known-bits)
+				if filter != nil {
+					filter.add(game, p.key)
+				}
 			}
 			src.pending = src.pending[i:]
+		}
+		if filter != nil {
+			filter.knownBits(bits + tailWidthKept(width))
 		}
 		if err := set(tailKey(game, run, next), encodeTail(nil, es, width)); err != nil {
 			return err

@@ -169,6 +169,9 @@ func (s *Store) tailGames(game engine.Game, pos engine.Position, key uint64, id 
 	var cands []uint32
 	err := s.db.View(func(txn *badger.Txn) error {
 		for _, run := range s.man.LiveRuns {
+			if !s.mayHold(byte(game), run, key) {
+				continue // the run's filter rules key out
+			}
 			bits := s.man.tailBits(run)
 			item, err := txn.Get(tailKey(byte(game), run, tailBlock(key, bits)))
 			if errors.Is(err, badger.ErrKeyNotFound) {

@@ -23,7 +23,7 @@ func (s *Store) ReindexPositions() error {
 	}
 	if err := s.updateManifest(func(m *manifest) {
 		m.Garbage = append(m.Garbage, m.LiveRuns...)
-		m.LiveRuns, m.RunGames, m.TailBits = nil, nil, nil
+		m.LiveRuns, m.RunGames, m.TailBits, m.Filters = nil, nil, nil, nil
 	}); err != nil {
 		return err
 	}

@@ -100,6 +100,10 @@ type manifest struct {
 	// TailBits: the bucket bits of each live run written with fewer than
 	// tailBucketBits (tail.go, tailBitsFor); a run without is a full one.
 	TailBits map[uint32]uint8 `json:"tail_bits,omitempty"`
+	// Filters: the live runs with a position filter (filter.go). An xqdb
+	// that does not know the field drops it, and readers then read every
+	// run's tail block, as they would without filters.
+	Filters map[uint32]runFilter `json:"filters,omitempty"`
 	// HashedUpTo: games below it have their h| entry (hashes.go).
 	HashedUpTo uint32 `json:"hashed_up_to,omitempty"`
 	// PopularKeys: every key with a stats value has its P| entry
@@ -170,10 +174,22 @@ func (m *manifest) tailBits(run uint32) int {
 	return tailBucketBits
 }
 
+// setFilter records run's filter, if it has one.
+func (m *manifest) setFilter(run uint32, f *runFilter) {
+	if f == nil {
+		return
+	}
+	if m.Filters == nil {
+		m.Filters = map[uint32]runFilter{}
+	}
+	m.Filters[run] = *f
+}
+
 // forgetRun drops what the manifest knows of a run no longer stored.
 func (m *manifest) forgetRun(run uint32) {
 	delete(m.RunGames, run)
 	delete(m.TailBits, run)
+	delete(m.Filters, run)
 }
 
 // Store is an open database folder: Badger in badger/, Bleve in meta.bleve/.
@@ -207,6 +223,8 @@ type Store struct {
 
 	fieldsOnce sync.Once
 	fields     fieldSet // the metadata index's fields, for queries
+
+	filters filterCache // the position filters mapped (filter.go)
 }
 
 // Open opens the database in dir, creating it unless opts.ReadOnly.
@@ -425,6 +443,7 @@ func (s *Store) flushMemtable() error {
 
 // Close closes the store.
 func (s *Store) Close() error {
+	s.filters.release()
 	var errs []error
 	if s.meta != nil {
 		errs = append(errs, s.meta.Close())
@@ -565,7 +584,7 @@ func (s *Store) cleanPending() error {
 	if err := wb.Flush(); err != nil {
 		return err
 	}
-	return s.updateManifest(func(m *manifest) {
+	err = s.updateManifest(func(m *manifest) {
 		m.Pending = 0
 		m.Garbage = slices.DeleteFunc(m.Garbage, func(r uint32) bool { return slices.Contains(runs, r) })
 		for run := range m.RunGames {
@@ -574,6 +593,10 @@ func (s *Store) cleanPending() error {
 			}
 		}
 	})
+	if err != nil {
+		return err
+	}
+	return s.sweepFilters() // the pending run's, if it wrote one
 }
 
 // deleteUncommittedRecords adds to wb the deletion of the records a run
@@ -682,7 +705,7 @@ func (s *Store) cleanDeadRuns() error {
 	if err := wb.Flush(); err != nil {
 		return err
 	}
-	return s.updateManifest(func(m *manifest) {
+	err = s.updateManifest(func(m *manifest) {
 		m.Pending, m.Garbage = 0, nil
 		for run := range m.RunGames {
 			if !m.live(run) {
@@ -690,4 +713,8 @@ func (s *Store) cleanDeadRuns() error {
 			}
 		}
 	})
+	if err != nil {
+		return err
+	}
+	return s.sweepFilters()
 }

@@ -88,6 +88,9 @@ func tailWidthAt(n int, scale float64, b int) int {
 	return shift + fingerprintBits(max(n, int(float64(n)*scale))>>shift)
 }
 
+// tailWidthKept is the fingerprint width a block asked for width keeps.
+func tailWidthKept(width int) int { return max(8, min(width, maxTailWidth)) }
+
 // encodeTail packs entries (any order; sorted here) into a block:
 //
 //	uvarint n | byte fingerprint bits | byte k | bits...
@@ -103,7 +106,7 @@ func tailWidthAt(n int, scale float64, b int) int {
 // add stray matches; more would lose postings).
 func encodeTail(dst []byte, es []tailEntry, width int) []byte {
 	n := len(es)
-	w := max(8, min(width, maxTailWidth))
+	w := tailWidthKept(width)
 	byGid := func(a, b tailEntry) int {
 		if a.gid != b.gid {
 			return int(a.gid) - int(b.gid)

@@ -287,7 +287,7 @@ func TestCoarseTailBlocksMerge(t *testing.T) {
 			from[i] = runBits[r]
 		}
 		err := s.db.View(func(txn *badger.Txn) error {
-			return mergeTails(txn, tt.runs, from, 0, 9, tt.bits, nil, func(k, v []byte) error {
+			return mergeTails(txn, tt.runs, from, 0, 9, tt.bits, nil, nil, func(k, v []byte) error {
 				if !bytes.HasPrefix(k, runPrefix(prefixTail, 0, 9)) {
 					t.Fatalf("merged key %x outside run 9's tail", k)
 				}

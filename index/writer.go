@@ -471,6 +471,10 @@ type runData struct {
 	// scale is how much the run's tail blocks will grow as runs merge:
 	// the store's games once the import is done, to the run's (runScale).
 	scale float64
+	// filtered: the run gets a position filter (filter.go), which
+	// writePositions writes and records in filter.
+	filtered bool
+	filter   *runFilter
 }
 
 // runScale is a run's scale: the games the store will hold, to the run's
@@ -498,7 +502,10 @@ func (w *Writer) Flush() error {
 	}
 	rd := &runData{run: s.man.NextRun, recs: w.recs, occ: w.occ, attrs: w.attrs, docs: w.docs, next: w.next,
 		chunks: chunks, hashes: map[uint64][]byte{}}
-	rd.scale = runScale(max(int(w.next)-1, w.gamesBefore+w.expected), len(rd.recs))
+	storeGames := max(int(w.next)-1, w.gamesBefore+w.expected)
+	rd.scale = runScale(storeGames, len(rd.recs))
+	// A large import's runs are merged at its end: no filter for them.
+	rd.filtered = !w.large(max(w.expected, int(w.next-w.first))) && filterWanted(len(rd.recs), storeGames)
 	for _, a := range w.attrs {
 		rd.hashes[a.Hash] = encodeGids(w.hashes[a.Hash])
 	}
@@ -569,6 +576,7 @@ func (w *Writer) writeRun(rd *runData) error {
 		m.NextGid = rd.next
 		m.HashedUpTo = rd.next
 		m.addRun(rd.run, len(rd.recs))
+		m.setFilter(rd.run, rd.filter)
 		// The run's records are keyed under it (keys.go).
 		m.Epochs = append(m.Epochs, epoch{From: rd.recs[0].gid, Run: rd.run})
 		m.Pending = 0
@@ -590,6 +598,13 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 	promote := w.s.opts.PromoteAt
 	var tail tailWriter
 	tail.init(wb, rd.run, rd.scale, tailBitsFor(len(rd.recs))) // as addRun records
+	if rd.filtered {
+		var keys [4]int // an occurrence each, popular ones too
+		for g := range keys {
+			keys[g] = starts[(g+1)*tailBuckets] - starts[g*tailBuckets]
+		}
+		tail.filter = newFilterBuilder(keys, 64)
+	}
 	var byKey []occurrence
 	var popKeys []uint64
 	var grouper grouper
@@ -654,7 +669,17 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			}
 		}
 	}
-	return tail.finish()
+	if err := tail.finish(); err != nil {
+		return err
+	}
+	if tail.filter != nil {
+		f, err := tail.filter.write(w.s.dir, rd.run)
+		if err != nil {
+			return err
+		}
+		rd.filter = &f
+	}
+	return nil
 }
 
 // promoteByHistoryPlies bounds where earlier runs' tail postings count
@@ -757,6 +782,7 @@ type tailWriter struct {
 	game    engine.Game
 	bucket  int // the block's bucket at bits; -1 before the first
 	entries []tailEntry
+	filter  *filterBuilder // nil: the run has no filter
 }
 
 func (t *tailWriter) init(wb *badger.WriteBatch, run uint32, scale float64, bits int) {
@@ -781,7 +807,15 @@ func (t *tailWriter) finish() error {
 	if len(t.entries) == 0 {
 		return nil
 	}
-	err := t.wb.Set(tailKey(byte(t.game), t.run, uint16(t.bucket)), encodeTail(nil, t.entries, tailWidthAt(len(t.entries), t.scale, t.bits)))
+	width := tailWidthAt(len(t.entries), t.scale, t.bits)
+	if t.filter != nil {
+		top := uint64(t.bucket) << (64 - t.bits)
+		for _, e := range t.entries {
+			t.filter.add(byte(t.game), top|e.key>>t.bits)
+		}
+		t.filter.knownBits(t.bits + tailWidthKept(width))
+	}
+	err := t.wb.Set(tailKey(byte(t.game), t.run, uint16(t.bucket)), encodeTail(nil, t.entries, width))
 	t.entries = t.entries[:0]
 	return err
 }
@@ -820,7 +854,7 @@ func (w *Writer) Close() error {
 	// replace at once. Any other deletes a bounded part of the garbage
 	// before it merges, and leaves what its merges replace to the next
 	// imports (merge.go, garbageBudget).
-	large := w.added > 0 && w.added >= w.gamesBefore/4
+	large := w.large(w.added)
 	if err == nil && len(w.s.man.Garbage) > 0 {
 		budget := garbageBudget(w.added, w.s.Games(), w.s.man)
 		if large {
@@ -832,6 +866,9 @@ func (w *Writer) Close() error {
 	// copy of the store.
 	if err == nil && mergeFrom(w.s.man.LiveRuns, w.s.man.RunGames, w.s.opts.MaxRuns) < len(w.s.man.LiveRuns) && w.s.roomFor(allocatedBytes(filepath.Join(w.s.dir, "badger"))) {
 		err = w.s.mergeDue(large)
+	}
+	if err == nil {
+		err = w.s.sweepFilters() // of the runs merged away
 	}
 	if merr := <-metaDone; err == nil {
 		err = merr
@@ -847,6 +884,10 @@ func (w *Writer) Close() error {
 	}
 	return err
 }
+
+// large reports whether an import of added games is a large one: a
+// quarter of the store it started with or more.
+func (w *Writer) large(added int) bool { return added > 0 && added >= w.gamesBefore/4 }
 
 // keySet is a set of position keys behind a bit filter: most keys a run
 // looks up are not in it, and a bit test is cheaper than a search. The

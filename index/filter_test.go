@@ -1,0 +1,199 @@
+package index
+
+import (
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// TestPositionFilter: a filter holds every key added (by its top prefix
+// bits, for a merged run's) and rules out nearly every other; a large one
+// is split into chunks, a Badger value each.
+func TestPositionFilter(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		n      int
+		prefix int // 64: a written run's; fewer: a merged run's
+		maxFP  float64
+	}{
+		{"a small run's", 800, 64, 0.05},
+		{"a written run's", 200_000, 64, 0.05},
+		{"a merged run's, by 26 bits", 200_000, 26, 0.06},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			rng := rand.New(rand.NewPCG(1, uint64(tt.n)))
+			b := newFilterBuilder([4]int{2: tt.n}, tt.prefix)
+			keys := make([]uint64, tt.n)
+			for i := range keys {
+				keys[i] = rng.Uint64()
+				if tt.prefix < 64 {
+					keys[i] &^= 1<<(64-tt.prefix) - 1 // the bits a merge knows
+				}
+				b.add(2, keys[i])
+			}
+			dir := t.TempDir()
+			rf, err := b.write(dir, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := openFilter(dir, 7, rf)
+			if f == nil || int(rf.Prefix) != tt.prefix {
+				t.Fatalf("filter %+v does not open", rf)
+			}
+			defer f.release()
+			for _, k := range keys {
+				// A lookup knows the whole key: the bits below the prefix
+				// are any.
+				if !f.mayHold(2, k|rng.Uint64()>>tt.prefix) {
+					t.Fatalf("key %x added, not found", k)
+				}
+			}
+			fp := 0
+			for range 100_000 {
+				if f.mayHold(2, rng.Uint64()) {
+					fp++
+				}
+				if f.mayHold(0, rng.Uint64()) {
+					t.Fatal("a game without keys lets a key through")
+				}
+			}
+			if rate := float64(fp) / 100_000; rate > tt.maxFP {
+				t.Fatalf("false positives %.3f, want at most %.2f", rate, tt.maxFP)
+			}
+			t.Logf("false positives %.4f", float64(fp)/100_000)
+			if bits := float64(8*len(f.blocks[2])) / float64(tt.n); bits > filterBitsPerKey+1 {
+				t.Fatalf("%.1f bits a key", bits)
+			}
+		})
+	}
+}
+
+// TestPositionFilterFileChecked: a filter file that is missing, cut short
+// or another run's opens as none, so that the run is read in full.
+func TestPositionFilterFileChecked(t *testing.T) {
+	dir := t.TempDir()
+	b := newFilterBuilder([4]int{100}, 64)
+	b.add(0, 12345)
+	rf, err := b.write(dir, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := openFilter(dir, 3, rf); f == nil || !f.mayHold(0, 12345) {
+		t.Fatal("the filter written does not hold its key")
+	} else {
+		f.release()
+	}
+	if f := openFilter(dir, 4, rf); f != nil {
+		t.Fatal("run 3's file opened as run 4's")
+	}
+	data, err := os.ReadFile(filterPath(dir, 3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filterPath(dir, 3), data[:len(data)-1], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if f := openFilter(dir, 3, rf); f != nil {
+		t.Fatal("a file cut short opened")
+	}
+	os.Remove(filterPath(dir, 3))
+	if f := openFilter(dir, 3, rf); f != nil {
+		t.Fatal("a missing file opened")
+	}
+}
+
+// TestMergedFilter: a merged run's filter is sized for its runs' keys and
+// hashes the fewest bits any of their blocks kept; a run without a filter
+// leaves the merged one without.
+func TestMergedFilter(t *testing.T) {
+	m := &manifest{Filters: map[uint32]runFilter{
+		3: {Prefix: 64, Keys: [4]uint32{1000, 0, 10}, Known: 27},
+		4: {Prefix: 25, Keys: [4]uint32{3000}, Known: 25},
+	}}
+	b := mergedFilter(m, []uint32{3, 4}, 14)
+	if b == nil || b.f.Prefix != 25 || b.f.Keys != [4]uint32{4000, 0, 10} {
+		t.Fatalf("merged filter %+v", b)
+	}
+	if b := mergedFilter(m, []uint32{3, 5}, 14); b != nil {
+		t.Fatalf("run 5 has no filter, merged filter %+v", b.f)
+	}
+}
+
+// TestFilterFilesFollowLiveRuns: the filter files are those of the live
+// runs with filters: a run that never committed (a crash after its file
+// was written) and runs a reindex replaced leave none behind.
+func TestFilterFilesFollowLiveRuns(t *testing.T) {
+	dir := t.TempDir()
+	opts := Options{RunGames: 40, PromoteAt: 3}
+	s, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func() { s.Close() }()
+	gs := randomGames(t, 140)
+	for from, n := 0, 120; from < len(gs); from, n = from+n, 4 {
+		w, err := s.NewWriter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range gs[from : from+n] {
+			if _, err := w.Add(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := func() []string {
+		es, err := os.ReadDir(filepath.Join(dir, filtersDir))
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range es {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	live := func() []string {
+		var names []string
+		for _, r := range s.man.LiveRuns {
+			if _, ok := s.man.Filters[r]; ok {
+				names = append(names, filepath.Base(filterPath(dir, r)))
+			}
+		}
+		slices.Sort(names)
+		return names
+	}
+	if len(live()) == 0 || !slices.Equal(files(), live()) {
+		t.Fatalf("filter files %v, live runs' %v", files(), live())
+	}
+	// A run whose filter was written, stopped before its commit.
+	pending := s.man.NextRun
+	if err := s.updateManifest(func(m *manifest) { m.NextRun++; m.Pending = pending }); err != nil {
+		t.Fatal(err)
+	}
+	b := newFilterBuilder([4]int{10}, 64)
+	b.add(0, 1)
+	if _, err := b.write(dir, pending); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(dir, opts); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(files(), live()) {
+		t.Fatalf("after the stopped run: filter files %v, live runs' %v", files(), live())
+	}
+	if err := s.ReindexPositions(); err != nil {
+		t.Fatal(err)
+	}
+	if len(files()) != 0 || len(s.man.Filters) != 0 {
+		t.Fatalf("after a reindex: filter files %v, manifest %v", files(), s.man.Filters)
+	}
+}
