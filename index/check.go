@@ -1,6 +1,7 @@
 package index
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"reflect"
@@ -28,6 +29,11 @@ type CheckReport struct {
 	// their distinct positions (missing or extra).
 	PositionMismatches  int      `json:"position_mismatches"`
 	PositionMismatchIDs []uint32 `json:"position_mismatch_ids,omitempty"`
+	// FilterMisses counts the games that reached a position (not a
+	// popular one) which the position filter of the run holding their
+	// tail postings rules out: lookups of it would miss them (filter.go).
+	FilterMisses  int      `json:"filter_misses"`
+	FilterMissIDs []uint32 `json:"filter_miss_ids,omitempty"`
 	// BadHeads counts the heads of large stats values (head.go) that do
 	// not say what their value says, or have no value: a game list's
 	// first page would come out wrong.
@@ -60,9 +66,12 @@ func (s *Store) Check() (*CheckReport, error) {
 	}
 	next := s.man.NextGid
 	postings := make([]uint32, next)
-	if err := s.countPostings(postings, &rep.Positions); err != nil {
+	tailRun := make([]uint32, next) // the live run holding each game's tail postings
+	if err := s.countPostings(postings, tailRun, &rep.Positions); err != nil {
 		return nil, err
 	}
+	popular := map[[9]byte]bool{} // the popular-key answers read
+
 	if err := s.checkHeads(rep); err != nil {
 		return nil, err
 	}
@@ -86,11 +95,19 @@ func (s *Store) Check() (*CheckReport, error) {
 			rep.BadRecordIDs = appendListed(rep.BadRecordIDs, gid)
 			continue
 		}
-		want := len(occurrencesOf(&Game{Record: *r, Keys: keys}))
-		rep.ExpectedPositions += int64(want)
-		if int(postings[gid]) != want {
+		occ := occurrencesOf(&Game{Record: *r, Keys: keys})
+		rep.ExpectedPositions += int64(len(occ))
+		if int(postings[gid]) != len(occ) {
 			rep.PositionMismatches++
 			rep.PositionMismatchIDs = appendListed(rep.PositionMismatchIDs, gid)
+		}
+		missed, err := s.filterMisses(r.Game, tailRun[gid], occ, popular)
+		if err != nil {
+			return nil, err
+		}
+		if missed {
+			rep.FilterMisses++
+			rep.FilterMissIDs = appendListed(rep.FilterMissIDs, gid)
 		}
 	}
 	if err := s.checkMetadata(rep); err != nil {
@@ -101,6 +118,9 @@ func (s *Store) Check() (*CheckReport, error) {
 	}
 	if rep.PositionMismatches > 0 {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%d games are missing from the position index or indexed wrongly (%d postings, %d positions in the records; ids %v): run xqdb reindex --positions", rep.PositionMismatches, rep.Positions, rep.ExpectedPositions, rep.PositionMismatchIDs))
+	}
+	if rep.FilterMisses > 0 {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%d games reached positions that their run's position filter rules out (ids %v): lookups of those positions miss them: run xqdb reindex --positions", rep.FilterMisses, rep.FilterMissIDs))
 	}
 	if rep.BadHeads > 0 {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%d heads of popular positions' statistics disagree with them (game lists' first pages would be wrong): run xqdb reindex --positions", rep.BadHeads))
@@ -114,9 +134,10 @@ func (s *Store) Check() (*CheckReport, error) {
 	return rep, nil
 }
 
-// countPostings counts, per game, the postings of the live runs: stats
-// game lists and tail blocks.
-func (s *Store) countPostings(counts []uint32, total *int64) error {
+// countPostings counts, per game, the postings of the live runs (stats
+// game lists and tail blocks), and notes the run of each game's tail
+// postings in tailRun.
+func (s *Store) countPostings(counts, tailRun []uint32, total *int64) error {
 	add := func(gid uint32) {
 		*total++
 		if int(gid) < len(counts) {
@@ -132,7 +153,12 @@ func (s *Store) countPostings(counts []uint32, total *int64) error {
 				}
 				err := it.Item().Value(func(v []byte) error {
 					if kind == prefixTail {
-						return decodeTail(v, func(gid, _ uint32, _ int) { add(gid) })
+						return decodeTail(v, func(gid, _ uint32, _ int) {
+							add(gid)
+							if int(gid) < len(tailRun) {
+								tailRun[gid] = runOf(k)
+							}
+						})
 					}
 					st, err := decodeStats(v)
 					if err != nil {
@@ -261,4 +287,39 @@ func recordKeys(r *Record) ([]uint64, error) {
 		keys = append(keys, p.Key())
 	}
 	return keys, nil
+}
+
+// filterMisses reports whether run's position filter, if it has one,
+// rules out a position of occ (a game's occurrences, its tail postings in
+// run) that is not popular: popular positions' games are in stats values,
+// not in tail blocks, so filters leave them out. popular caches the
+// popular keys' answers.
+func (s *Store) filterMisses(game engine.Game, run uint32, occ []occurrence, popular map[[9]byte]bool) (bool, error) {
+	if _, ok := s.man.Filters[run]; !ok {
+		return false, nil
+	}
+	for _, o := range occ {
+		if s.mayHold(byte(game), run, o.key) {
+			continue
+		}
+		var k [9]byte
+		k[0] = byte(game)
+		binary.BigEndian.PutUint64(k[1:], o.key)
+		pop, ok := popular[k]
+		if !ok {
+			err := s.db.View(func(txn *badger.Txn) error {
+				var err error
+				pop, err = s.mayHaveStats(txn, game, o.key)
+				return err
+			})
+			if err != nil {
+				return false, err
+			}
+			popular[k] = pop
+		}
+		if !pop {
+			return true, nil
+		}
+	}
+	return false, nil
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -127,26 +128,9 @@ func TestMergedFilter(t *testing.T) {
 func TestFilterFilesFollowLiveRuns(t *testing.T) {
 	dir := t.TempDir()
 	opts := Options{RunGames: 40, PromoteAt: 3}
-	s, err := Open(dir, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := filteredStore(t, dir, opts)
 	defer func() { s.Close() }()
-	gs := randomGames(t, 140)
-	for from, n := 0, 120; from < len(gs); from, n = from+n, 4 {
-		w, err := s.NewWriter()
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, g := range gs[from : from+n] {
-			if _, err := w.Add(g); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if err := w.Close(); err != nil {
-			t.Fatal(err)
-		}
-	}
+	var err error
 	files := func() []string {
 		es, err := os.ReadDir(filepath.Join(dir, filtersDir))
 		if err != nil && !os.IsNotExist(err) {
@@ -195,5 +179,76 @@ func TestFilterFilesFollowLiveRuns(t *testing.T) {
 	}
 	if len(files()) != 0 || len(s.man.Filters) != 0 {
 		t.Fatalf("after a reindex: filter files %v, manifest %v", files(), s.man.Filters)
+	}
+}
+
+// filteredStore builds in dir a store of 120 games and five imports of 4
+// more, whose runs get filters.
+func filteredStore(t *testing.T, dir string, opts Options) *Store {
+	t.Helper()
+	s, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := randomGames(t, 140)
+	for from, n := 0, 120; from < len(gs); from, n = from+n, 4 {
+		w, err := s.NewWriter()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, g := range gs[from : from+n] {
+			if _, err := w.Add(g); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return s
+}
+
+// TestCheckFindsFilterMisses: xqdb check replays every game against the
+// filter of the run holding its tail postings, and reports the games a
+// damaged filter would hide from lookups.
+func TestCheckFindsFilterMisses(t *testing.T) {
+	dir := t.TempDir()
+	opts := Options{RunGames: 40, PromoteAt: 3}
+	s := filteredStore(t, dir, opts)
+	rep, err := s.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.FilterMisses != 0 || len(rep.Problems) != 0 {
+		t.Fatalf("a sound store: %+v", rep)
+	}
+	var run uint32
+	for _, r := range s.man.LiveRuns {
+		if _, ok := s.man.Filters[r]; ok {
+			run = r
+		}
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// The filter's blocks cleared, its header kept: it rules out everything.
+	path := filterPath(dir, run)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(data[filterHeaderSize:])
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(dir, Options{ReadOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if rep, err = s.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if rep.FilterMisses == 0 || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0], "position filter") {
+		t.Fatalf("run %d's filter cleared: %+v", run, rep)
 	}
 }

@@ -14,9 +14,11 @@ var checkCommand = &cli.Command{
 a record that replays, exactly one entry in the position index for each
 distinct position it reached (tree, games --moves), and a metadata document
 (games --query); the summaries a game list's first page is read from must
-agree with the position index. It says what is missing or inconsistent and
-which command repairs it (xqdb reindex rebuilds either index from the
-records), and exits with code 1 when it finds a problem. It changes nothing.
+agree with the position index, and the position filters of small runs must
+let through every position of their games. It says what is missing or
+inconsistent and which command repairs it (xqdb reindex rebuilds either
+index from the records), and exits with code 1 when it finds a problem. It
+changes nothing.
 
 Example:
    xqdb check --db games.xqdb`,
