@@ -235,16 +235,9 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool, redo boo
 					}
 					last = b >> shift
 					key := tailKey(byte(g), run, uint16(last))
-					item, err := txn.Get(key)
-					if errors.Is(err, badger.ErrKeyNotFound) {
-						continue
-					}
-					if err != nil {
-						return err
-					}
 					es = es[:0]
-					width, changed := 64, false
-					err = item.Value(func(v []byte) error {
+					width, changed := 64, false // unchanged when the run has no such block
+					err := readValue(txn, key, func(v []byte) error {
 						return decodeTail(v, func(gid, print uint32, w int) {
 							width = w
 							if isDel(gid) {

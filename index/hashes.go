@@ -2,7 +2,6 @@ package index
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"slices"
 
@@ -46,18 +45,12 @@ func (s *Store) hashGids(h uint64) ([]uint32, error) {
 	s.hashReads++
 	var gids []uint32
 	err := s.db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(hashKey(h))
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		return item.Value(func(v []byte) error {
+		err := readValue(txn, hashKey(h), func(v []byte) error {
 			var err error
 			gids, err = decodeGids(v)
 			return err
 		})
+		return err
 	})
 	return gids, err
 }
@@ -98,19 +91,13 @@ func (s *Store) indexHashes() error {
 func (s *Store) readAttrsChunk(c uint32) ([]Attrs, error) {
 	var out []Attrs
 	err := s.db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(attrsKey(c))
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		return item.Value(func(v []byte) error {
+		err := readValue(txn, attrsKey(c), func(v []byte) error {
 			for i := 0; i+attrsSize <= len(v); i += attrsSize {
 				out = append(out, getAttrs(v[i:]))
 			}
 			return nil
 		})
+		return err
 	})
 	return out, err
 }

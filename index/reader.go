@@ -173,14 +173,7 @@ func (s *Store) tailGames(game engine.Game, pos engine.Position, key uint64, id 
 				continue // the run's filter rules key out
 			}
 			bits := s.man.tailBits(run)
-			item, err := txn.Get(tailKey(byte(game), run, tailBlock(key, bits)))
-			if errors.Is(err, badger.ErrKeyNotFound) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			err = item.Value(func(v []byte) error {
+			err := readValue(txn, tailKey(byte(game), run, tailBlock(key, bits)), func(v []byte) error {
 				var err error
 				cands, err = lookupTail(v, key, bits, cands)
 				return err
@@ -245,14 +238,7 @@ func (s *Store) statsOf(game engine.Game, key uint64, allGames bool) (*statsValu
 					continue
 				}
 			}
-			item, err := txn.Get(statsKey(byte(game), run, key))
-			if errors.Is(err, badger.ErrKeyNotFound) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			err = item.Value(func(v []byte) error {
+			err := readValue(txn, statsKey(byte(game), run, key), func(v []byte) error {
 				o, err := decodeStatsUpTo(v, maxGames)
 				if err == nil {
 					mergeStats(merged, o)
@@ -292,15 +278,8 @@ func (s *Store) mayHaveStats(txn *badger.Txn, game engine.Game, key uint64) (boo
 // readHead reads the head of run's stats value at key (nil when it has
 // none).
 func readHead(txn *badger.Txn, game engine.Game, run uint32, key uint64) (*statsHead, error) {
-	item, err := txn.Get(headKey(byte(game), run, key))
-	if errors.Is(err, badger.ErrKeyNotFound) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
 	var h *statsHead
-	err = item.Value(func(v []byte) error {
+	err := readValue(txn, headKey(byte(game), run, key), func(v []byte) error {
 		var err error
 		h, err = decodeHead(v)
 		return err
@@ -346,14 +325,7 @@ func (s *Store) NewestGames(game engine.Game, pos engine.Position, n int) (hits 
 				}
 				continue
 			}
-			item, err := txn.Get(statsKey(byte(game), run, key))
-			if errors.Is(err, badger.ErrKeyNotFound) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			err = item.Value(func(b []byte) error {
+			err = readValue(txn, statsKey(byte(game), run, key), func(b []byte) error {
 				v, err := decodeStats(b)
 				if err != nil {
 					return err

@@ -664,6 +664,19 @@ func eachKindKey(txn *badger.Txn, kind byte, fn func(it *badger.Iterator) error)
 	return nil
 }
 
+// readValue calls fn with the value at key, unless there is none; the
+// value is valid during the call only.
+func readValue(txn *badger.Txn, key []byte, fn func(v []byte) error) error {
+	item, err := txn.Get(key)
+	if errors.Is(err, badger.ErrKeyNotFound) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return item.Value(fn)
+}
+
 // deleteFrom deletes the keys with prefix from from on.
 func deleteFrom(txn *badger.Txn, wb *badger.WriteBatch, prefix, from []byte) error {
 	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
