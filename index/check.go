@@ -71,7 +71,6 @@ func (s *Store) Check() (*CheckReport, error) {
 		return nil, err
 	}
 	popular := map[[9]byte]bool{} // the popular-key answers read
-
 	if err := s.checkHeads(rep); err != nil {
 		return nil, err
 	}
