@@ -186,37 +186,39 @@ func filterPath(dir string, run uint32) string {
 // (synced, then renamed into place) before the manifest names it, and
 // returns what the manifest records.
 func (b *filterBuilder) write(dir string, run uint32) (runFilter, error) {
-	buf := make([]byte, filterHeaderSize, filterHeaderSize+len(b.blocks[0])+len(b.blocks[1])+len(b.blocks[2])+len(b.blocks[3]))
-	copy(buf, filterMagic)
-	binary.LittleEndian.PutUint32(buf[8:], run)
-	buf[12] = b.f.Prefix
+	header := make([]byte, filterHeaderSize)
+	copy(header, filterMagic)
+	binary.LittleEndian.PutUint32(header[8:], run)
+	header[12] = b.f.Prefix
 	for g, v := range b.blocks {
-		binary.LittleEndian.PutUint32(buf[16+4*g:], uint32(len(v)/filterBlockBytes))
-	}
-	for _, v := range b.blocks {
-		buf = append(buf, v...)
+		binary.LittleEndian.PutUint32(header[16+4*g:], uint32(len(v)/filterBlockBytes))
 	}
 	path := filterPath(dir, run)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return b.f, err
 	}
-	if err := writeFileSynced(path, buf); err != nil {
+	if err := writeFileSynced(path, header, b.blocks[0], b.blocks[1], b.blocks[2], b.blocks[3]); err != nil {
 		return b.f, fmt.Errorf("index: write the filter of run %d: %w", run, err)
 	}
 	return b.f, nil
 }
 
-// writeFileSynced writes path by a synced temporary file renamed into
-// place: a crash leaves the old file or the new one whole, or none (a
-// file that is not there is a run read without its filter; one whose
-// pages never reached the disk would rule out the run's positions).
-func writeFileSynced(path string, data []byte) error {
+// writeFileSynced writes parts, one after the other, to path by a synced
+// temporary file renamed into place: a crash leaves the old file or the
+// new one whole, or none (a file that is not there is a run read without
+// its filter; one whose pages never reached the disk would rule out the
+// run's positions).
+func writeFileSynced(path string, parts ...[]byte) error {
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
-	_, err = f.Write(data)
+	for _, p := range parts {
+		if err == nil {
+			_, err = f.Write(p)
+		}
+	}
 	if err == nil {
 		err = f.Sync()
 	}
