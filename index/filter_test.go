@@ -252,3 +252,41 @@ func TestCheckFindsFilterMisses(t *testing.T) {
 		t.Fatalf("run %d's filter cleared: %+v", run, rep)
 	}
 }
+
+// FuzzOpenFilter: a filter file of any bytes opens as a filter or as
+// none, never panics, and a filter it opens answers any key.
+func FuzzOpenFilter(f *testing.F) {
+	dir := f.TempDir()
+	b := newFilterBuilder([4]int{3, 0, 2}, 40)
+	for _, k := range []uint64{1, 1 << 63, 12345} {
+		b.add(0, k)
+	}
+	b.add(2, 99)
+	if _, err := b.write(dir, 5); err != nil {
+		f.Fatal(err)
+	}
+	good, err := os.ReadFile(filterPath(dir, 5))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good, uint8(40), uint64(12345))
+	f.Add(good[:filterHeaderSize], uint8(40), uint64(1))
+	f.Add([]byte("xqdbflt2"), uint8(64), uint64(0))
+	f.Fuzz(func(t *testing.T, data []byte, prefix uint8, key uint64) {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, filtersDir), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filterPath(dir, 5), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lf := openFilter(dir, 5, runFilter{Prefix: prefix})
+		if lf == nil {
+			return
+		}
+		defer lf.release()
+		for g := range byte(4) {
+			lf.mayHold(g, key)
+		}
+	})
+}
