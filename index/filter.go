@@ -184,8 +184,12 @@ func filterPath(dir string, run uint32) string {
 
 // write writes run's filter file under the store folder dir, durably
 // (synced, then renamed into place) before the manifest names it, and
-// returns what the manifest records.
-func (b *filterBuilder) write(dir string, run uint32) (runFilter, error) {
+// returns what the manifest records: nothing for a nil builder (a run
+// without a filter).
+func (b *filterBuilder) write(dir string, run uint32) (*runFilter, error) {
+	if b == nil {
+		return nil, nil
+	}
 	header := make([]byte, filterHeaderSize)
 	copy(header, filterMagic)
 	binary.LittleEndian.PutUint32(header[8:], run)
@@ -195,12 +199,12 @@ func (b *filterBuilder) write(dir string, run uint32) (runFilter, error) {
 	}
 	path := filterPath(dir, run)
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return b.f, err
+		return nil, err
 	}
 	if err := writeFileSynced(path, header, b.blocks[0], b.blocks[1], b.blocks[2], b.blocks[3]); err != nil {
-		return b.f, fmt.Errorf("index: write the filter of run %d: %w", run, err)
+		return nil, fmt.Errorf("index: write the filter of run %d: %w", run, err)
 	}
-	return b.f, nil
+	return &b.f, nil
 }
 
 // writeFileSynced writes parts, one after the other, to path by a synced

@@ -39,7 +39,7 @@ func TestPositionFilter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			f := openFilter(dir, 7, rf)
+			f := openFilter(dir, 7, *rf)
 			if f == nil || int(rf.Prefix) != tt.prefix {
 				t.Fatalf("filter %+v does not open", rf)
 			}
@@ -81,12 +81,12 @@ func TestPositionFilterFileChecked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := openFilter(dir, 3, rf); f == nil || !f.mayHold(0, 12345) {
+	if f := openFilter(dir, 3, *rf); f == nil || !f.mayHold(0, 12345) {
 		t.Fatal("the filter written does not hold its key")
 	} else {
 		f.release()
 	}
-	if f := openFilter(dir, 4, rf); f != nil {
+	if f := openFilter(dir, 4, *rf); f != nil {
 		t.Fatal("run 3's file opened as run 4's")
 	}
 	data, err := os.ReadFile(filterPath(dir, 3))
@@ -96,11 +96,11 @@ func TestPositionFilterFileChecked(t *testing.T) {
 	if err := os.WriteFile(filterPath(dir, 3), data[:len(data)-1], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if f := openFilter(dir, 3, rf); f != nil {
+	if f := openFilter(dir, 3, *rf); f != nil {
 		t.Fatal("a file cut short opened")
 	}
 	os.Remove(filterPath(dir, 3))
-	if f := openFilter(dir, 3, rf); f != nil {
+	if f := openFilter(dir, 3, *rf); f != nil {
 		t.Fatal("a missing file opened")
 	}
 }

@@ -207,13 +207,9 @@ func (s *Store) merge(runs []uint32, dropNow bool) error {
 	if err != nil {
 		return err
 	}
-	var rf *runFilter
-	if filter != nil {
-		f, err := filter.write(s.dir, run)
-		if err != nil {
-			return err
-		}
-		rf = &f
+	rf, err := filter.write(s.dir, run)
+	if err != nil {
+		return err
 	}
 	if err := wb.Flush(); err != nil {
 		return err

@@ -672,14 +672,9 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 	if err := tail.finish(); err != nil {
 		return err
 	}
-	if tail.filter != nil {
-		f, err := tail.filter.write(w.s.dir, rd.run)
-		if err != nil {
-			return err
-		}
-		rd.filter = &f
-	}
-	return nil
+	var err error
+	rd.filter, err = tail.filter.write(w.s.dir, rd.run)
+	return err
 }
 
 // promoteByHistoryPlies bounds where earlier runs' tail postings count
