@@ -242,7 +242,7 @@ func (s *Store) merge(runs []uint32, dropNow bool) error {
 // a tier merge leaves are spread over the next imports of the same size
 // as the runs it merged. Garbage past a quarter of the stored games is all
 // deleted: a run of small imports never leaves the store much larger.
-func garbageBudget(added, stored int, m manifest) int {
+func garbageBudget(added, stored int, m *manifest) int {
 	garbage := 0
 	for _, r := range m.Garbage {
 		garbage += int(m.RunGames[r])

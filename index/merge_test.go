@@ -336,7 +336,7 @@ func TestGarbageBudget(t *testing.T) {
 		{"garbage past a quarter", 100, 60_000, m, math.MaxInt},
 		{"no garbage", 100, 10, manifest{}, 2000},
 	} {
-		if got := garbageBudget(tc.added, tc.stored, tc.m); got != tc.want {
+		if got := garbageBudget(tc.added, tc.stored, &tc.m); got != tc.want {
 			t.Errorf("%s: budget %d, want %d", tc.name, got, tc.want)
 		}
 	}

@@ -851,7 +851,7 @@ func (w *Writer) Close() error {
 	// imports (merge.go, garbageBudget).
 	large := w.large(w.added)
 	if err == nil && len(w.s.man.Garbage) > 0 {
-		budget := garbageBudget(w.added, w.s.Games(), w.s.man)
+		budget := garbageBudget(w.added, w.s.Games(), &w.s.man)
 		if large {
 			budget = math.MaxInt
 		}
