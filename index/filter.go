@@ -77,11 +77,20 @@ func newFilterBuilder(keys [4]int, prefix int) *filterBuilder {
 	for g, k := range keys {
 		b.f.Keys[g] = uint32(k)
 		if k > 0 {
-			blockBits := 8 * filterBlockBytes
-			b.blocks[g] = make([]byte, filterBlockBytes*((k*filterBitsPerKey+blockBits-1)/blockBits))
+			b.blocks[g] = make([]byte, filterBlockBytes*filterBlocks(k))
 		}
 	}
 	return b
+}
+
+// filterBlocks is how many blocks a filter of k keys has: an even number,
+// so that keys whose top bit is 0 and those whose top bit is 1 fill
+// blocks apart (filterBlock picks them in key order), and a merge fills
+// the two halves at once (mergeTails).
+func filterBlocks(k int) int {
+	blockBits := 8 * filterBlockBytes
+	n := (k*filterBitsPerKey + blockBits - 1) / blockBits
+	return n + n%2
 }
 
 // add adds a key of game whose top Prefix bits are right.
@@ -115,7 +124,15 @@ func mergedFilter(m *manifest, runs []uint32, bits int) *filterBuilder {
 		}
 		prefix = min(prefix, int(f.Known))
 	}
-	return newFilterBuilder(keys, prefix)
+	b := newFilterBuilder(keys, prefix)
+	// Every game gets blocks: the halves of a merge must not size one
+	// lazily (add) at once.
+	for g, v := range b.blocks {
+		if v == nil {
+			b.blocks[g] = make([]byte, 2*filterBlockBytes)
+		}
+	}
+	return b
 }
 
 // filterHash mixes the top prefix bits of key (splitmix64's finalizer).

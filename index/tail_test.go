@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"encoding/binary"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -281,22 +282,41 @@ func TestCoarseTailBlocksMerge(t *testing.T) {
 		{[]uint32{1, 2, 4}, 11},
 		{[]uint32{1, 2, 3, 4}, tailBucketBits},
 	} {
-		merged := map[uint16][]byte{}
 		from := make([]int, len(tt.runs))
 		for i, r := range tt.runs {
 			from[i] = runBits[r]
 		}
-		err := s.db.View(func(txn *badger.Txn) error {
-			return mergeTails(txn, tt.runs, from, 0, 9, tt.bits, nil, nil, func(k, v []byte) error {
-				if !bytes.HasPrefix(k, runPrefix(prefixTail, 0, 9)) {
-					t.Fatalf("merged key %x outside run 9's tail", k)
+		// Whole, and in the two halves a merge runs side by side: the
+		// same blocks.
+		mergeIn := func(halves ...int) map[uint16][]byte {
+			merged := map[uint16][]byte{}
+			for _, h := range halves {
+				err := s.db.View(func(txn *badger.Txn) error {
+					_, err := mergeTails(txn, tt.runs, from, 0, 9, tt.bits, h, nil, nil, func(k, v []byte) error {
+						if !bytes.HasPrefix(k, runPrefix(prefixTail, 0, 9)) {
+							t.Fatalf("merged key %x outside run 9's tail", k)
+						}
+						b := binary.BigEndian.Uint16(k[len(k)-2:])
+						if h >= 0 && int(b>>(tt.bits-1)) != h {
+							t.Fatalf("half %d wrote block %d of %d bits", h, b, tt.bits)
+						}
+						if merged[b] != nil {
+							t.Fatalf("block %d written twice", b)
+						}
+						merged[b] = slices.Clone(v)
+						return nil
+					})
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
 				}
-				merged[binary.BigEndian.Uint16(k[len(k)-2:])] = slices.Clone(v)
-				return nil
-			})
-		})
-		if err != nil {
-			t.Fatal(err)
+			}
+			return merged
+		}
+		merged := mergeIn(-1)
+		if halves := mergeIn(0, 1); !maps.EqualFunc(merged, halves, bytes.Equal) {
+			t.Fatalf("runs %v at %d bits: merged in halves, %d blocks differ from merged whole", tt.runs, tt.bits, len(merged)-len(halves))
 		}
 		if len(merged) > 1<<tt.bits {
 			t.Fatalf("%d merged blocks at %d bits", len(merged), tt.bits)
