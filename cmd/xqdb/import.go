@@ -96,11 +96,9 @@ type importSummary = api.ImportSummary
 
 func runImport(c *cli.Context) error {
 	start := time.Now()
-	// An import allocates much and keeps little: collect garbage less often,
-	// but within a soft memory limit (GOMEMLIMIT, when set, decides), which
-	// GOGC=400 alone would let grow to five times the live heap (6 GB for
-	// a million games).
-	defer debug.SetGCPercent(debug.SetGCPercent(400))
+	// An import allocates much and keeps little; its heap stays under a soft
+	// memory limit (importMemoryLimit; GOMEMLIMIT, when set, decides).
+	defer debug.SetGCPercent(debug.SetGCPercent(importGCPercent))
 	g, n, err := readGameNotation(c)
 	if err != nil {
 		return err
@@ -391,6 +389,20 @@ func savedFrom(s index.DB, gid uint32, it *item) bool {
 	return err == nil && r.Source == storedSource(&it.rec)
 }
 
+// importGCPercent is the collector's setting of an import: Go's default.
+// An import used to collect less often (400: the heap grew to five times
+// its live size), which saved collections but grew the heap into fresh
+// memory, whose first touch costs about 3 ms a MB on this project's
+// virtual machine: the pgnmentor import (137,000 games) took 10.8–11.2 s
+// and 20.3–21.4 CPU-seconds at 400, peaking at 1.35–1.39 GiB, and 9.5–10.4
+// s and 18.1–19.6 CPU-seconds at 100, peaking at 0.90–1.01 GiB (two runs
+// each of 50, 75, 100, 150 and 400, alternating, at rest; 50–150 alike).
+// An import of a million games, whose memory limit sets its collections
+// anyway (189 s at 400, 194 s at 100, one run each), and one of 10,000
+// games, whose heap stays small (three pairs), take about the same time
+// at either (issue 18).
+const importGCPercent = 100
+
 // importMemoryLimit is the heap an import aims to stay under, so that the
 // whole process stays under 2 GB whatever the size of the import or of the
 // database (issue 18): a quarter of the machine's memory, and within that
@@ -408,8 +420,9 @@ func savedFrom(s index.DB, gid uint32, it *item) bool {
 // hands memory back to the system and faults it in again: the pgnmentor
 // import (137,000 games, 111 MB of PGN) spent 2.7 of its 33 CPU-seconds in
 // madvise at 640 MiB, 0.3 at 1400 MiB (2026-12-02, load 2-5), where its
-// peak was 1.36-1.43 GB. A larger limit gains nothing there: at GOGC=400
-// its heap stays under 1400 MiB (peak 1.45 GB with a 2000 MiB limit).
+// peak was 1.36-1.43 GB. A larger limit gains nothing there: its heap
+// stays under 1400 MiB (at GOGC=400 then, peak 1.45 GB with a 2000 MiB
+// limit; at importGCPercent about 1 GiB).
 func importMemoryLimit(physical, projected int64) int64 {
 	const floor, ceiling = 640 << 20, 1400 << 20
 	room := int64(1750e6) - 2*projected
