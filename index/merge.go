@@ -209,8 +209,8 @@ func (s *Store) merge(runs []uint32, dropNow bool) error {
 			}
 			return nil
 		})
-	}, mergeTailsHalf(s, runs, from, run, bits, 0, dead[0], filter, wb.Set, &known[0]),
-		mergeTailsHalf(s, runs, from, run, bits, 1, dead[1], filter, wb.Set, &known[1]))
+	}, s.mergeTailsHalf(runs, from, run, bits, 0, dead[0], filter, wb.Set, &known[0]),
+		s.mergeTailsHalf(runs, from, run, bits, 1, dead[1], filter, wb.Set, &known[1]))
 	if err == nil {
 		err = dates.err
 	}
@@ -404,7 +404,7 @@ func mergeStatsValues(txn *badger.Txn, runs []uint32, game byte, dead *deadKeys,
 
 // mergeTailsHalf returns a merge of half (mergeTails) of the tail blocks
 // of every game of runs into run, which sets *known.
-func mergeTailsHalf(s *Store, runs []uint32, from []int, run uint32, bits, half int, dead *deadKeys, filter *filterBuilder, set func(k, v []byte) error, known *int) func() error {
+func (s *Store) mergeTailsHalf(runs []uint32, from []int, run uint32, bits, half int, dead *deadKeys, filter *filterBuilder, set func(k, v []byte) error, known *int) func() error {
 	return func() error {
 		return s.db.View(func(txn *badger.Txn) error {
 			for game := byte(0); game < 4; game++ {
