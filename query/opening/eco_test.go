@@ -125,3 +125,52 @@ func FuzzReadECO(f *testing.F) {
 		}
 	})
 }
+
+// TestECOTableNamesEveryLine: each line's final position, replayed on its
+// own, carries the line's code and name.
+func TestECOTableNamesEveryLine(t *testing.T) {
+	zr, err := gzip.NewReader(bytes.NewReader(ecoTSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if _, err := text.ReadFrom(zr); err != nil {
+		t.Fatal(err)
+	}
+	tab := ChessTable()
+	n := 0
+	for _, l := range strings.Split(strings.TrimSpace(text.String()), "\n") {
+		f := strings.Split(l, "\t")
+		if f[0] == "eco" {
+			continue
+		}
+		var san []string
+		for _, tok := range strings.Fields(f[2]) {
+			if !strings.HasSuffix(tok, ".") {
+				san = append(san, tok)
+			}
+		}
+		keys := sanKeys(t, strings.Join(san, " "))
+		if o, ok := tab.Position(keys[len(keys)-1]); !ok || o.Code != f[0] || o.Name != f[1] {
+			t.Fatalf("line %q: the table names its position %v %v", l, o, ok)
+		}
+		n++
+	}
+	if n != tab.Lines {
+		t.Errorf("checked %d lines, the table read %d", n, tab.Lines)
+	}
+}
+
+// BenchmarkReadECO builds the chess table from the embedded TSV, as every
+// import's first classification does.
+func BenchmarkReadECO(b *testing.B) {
+	for b.Loop() {
+		zr, err := gzip.NewReader(bytes.NewReader(ecoTSV))
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := ReadECO(zr); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
