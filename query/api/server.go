@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
 	"strconv"
 	"strings"
@@ -116,7 +117,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx, cancel := context.WithTimeout(r.Context(), limit)
 	defer cancel()
-	tw := &timeoutWriter{w: w}
+	tw := &timeoutWriter{w: w, h: http.Header{}}
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -146,10 +147,20 @@ func (s *Server) Close() { s.imports.stop() }
 // timeoutWriter lets a handler write only while the request has not
 // timed out, and the timeout answer only when the handler wrote nothing.
 type timeoutWriter struct {
-	w       http.ResponseWriter
+	w http.ResponseWriter
+	// h is the handler's header, copied into w's when it answers first:
+	// the handler may still set headers after the timeout's answer, which
+	// wrote w's header map from another goroutine (go test -race).
+	h       http.Header
 	mu      sync.Mutex
 	started bool
 	timeout bool
+}
+
+// start sends the handler's header; under mu.
+func (t *timeoutWriter) start() {
+	t.started = true
+	maps.Copy(t.w.Header(), t.h)
 }
 
 func (t *timeoutWriter) claim() bool {
@@ -162,7 +173,7 @@ func (t *timeoutWriter) claim() bool {
 	return true
 }
 
-func (t *timeoutWriter) Header() http.Header { return t.w.Header() }
+func (t *timeoutWriter) Header() http.Header { return t.h }
 
 func (t *timeoutWriter) WriteHeader(code int) {
 	t.mu.Lock()
@@ -170,7 +181,7 @@ func (t *timeoutWriter) WriteHeader(code int) {
 	if t.timeout || t.started {
 		return
 	}
-	t.started = true
+	t.start()
 	t.w.WriteHeader(code)
 }
 
@@ -180,7 +191,9 @@ func (t *timeoutWriter) Write(b []byte) (int, error) {
 	if t.timeout {
 		return 0, http.ErrHandlerTimeout
 	}
-	t.started = true
+	if !t.started {
+		t.start()
+	}
 	return t.w.Write(b)
 }
 
