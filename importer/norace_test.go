@@ -1,0 +1,5 @@
+//go:build !race
+
+package importer_test
+
+const raceEnabled = false
