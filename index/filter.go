@@ -76,31 +76,25 @@ func newFilterBuilder(keys [4]int, prefix int) *filterBuilder {
 	b := &filterBuilder{f: runFilter{Prefix: uint8(prefix), Known: 64}}
 	for g, k := range keys {
 		b.f.Keys[g] = uint32(k)
-		if k > 0 {
-			b.blocks[g] = make([]byte, filterBlockBytes*filterBlocks(k))
-		}
+		b.blocks[g] = make([]byte, filterBlockBytes*filterBlocks(k))
 	}
 	return b
 }
 
 // filterBlocks is how many blocks a filter of k keys has: an even number,
-// so that keys whose top bit is 0 and those whose top bit is 1 fill
-// blocks apart (filterBlock picks them in key order), and a merge fills
-// the two halves at once (mergeTails).
+// at least two, so that keys whose top bit is 0 and those whose top bit
+// is 1 fill blocks apart (filterBlock picks them in key order), and a
+// merge fills the two halves at once (mergeTails). A game sized for no key
+// gets two empty blocks, which let no key through.
 func filterBlocks(k int) int {
 	blockBits := 8 * filterBlockBytes
 	n := (k*filterBitsPerKey + blockBits - 1) / blockBits
-	return n + n%2
+	return max(2, n+n%2)
 }
 
 // add adds a key of game whose top Prefix bits are right.
 func (b *filterBuilder) add(game byte, key uint64) {
-	v := b.blocks[game%4]
-	if v == nil { // sized for no key of game: one block
-		v = make([]byte, filterBlockBytes)
-		b.blocks[game%4] = v
-	}
-	filterSet(v, key, int(b.f.Prefix))
+	filterSet(b.blocks[game%4], key, int(b.f.Prefix))
 }
 
 // knownBits records that one of the run's blocks keeps the top known
@@ -124,15 +118,7 @@ func mergedFilter(m *manifest, runs []uint32, bits int) *filterBuilder {
 		}
 		prefix = min(prefix, int(f.Known))
 	}
-	b := newFilterBuilder(keys, prefix)
-	// Every game gets blocks: the halves of a merge must not size one
-	// lazily (add) at once.
-	for g, v := range b.blocks {
-		if v == nil {
-			b.blocks[g] = make([]byte, 2*filterBlockBytes)
-		}
-	}
-	return b
+	return newFilterBuilder(keys, prefix)
 }
 
 // filterHash mixes the top prefix bits of key (splitmix64's finalizer).
