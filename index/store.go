@@ -225,6 +225,10 @@ type Store struct {
 	fields     fieldSet // the metadata index's fields, for queries
 
 	filters filterCache // the position filters mapped (filter.go)
+
+	// reopened: Badger was opened twice, to compact level 0 at Close
+	// (openStoreBadger).
+	reopened bool
 }
 
 // Open opens the database in dir, creating it unless opts.ReadOnly.
@@ -249,11 +253,11 @@ func Open(dir string, opts Options) (*Store, error) {
 			return nil, err
 		}
 	}
-	db, err := openStoreBadger(bdir, opts)
+	db, reopened, err := openStoreBadger(bdir, opts)
 	if err != nil {
 		return nil, fmt.Errorf("index: open %s: %w", bdir, err)
 	}
-	s := &Store{dir: dir, opts: opts, db: db}
+	s := &Store{dir: dir, opts: opts, db: db, reopened: reopened}
 	if err := s.checkSchema(); err != nil {
 		db.Close()
 		return nil, err
@@ -299,20 +303,56 @@ func Open(dir string, opts Options) (*Store, error) {
 // below to spill too (issue 18: of 200 imports of 100, the 173rd took 4.26
 // and 6.28 s in two runs, at most 1.40 s without them). Below that bound
 // a point read skips those tables by their key ranges or bloom filters.
-func openStoreBadger(dir string, opts Options) (*badger.DB, error) {
+//
+// The writer before it leaves levelZeroMarker when it leaves level 0 at the
+// bound, so that the small write opens Badger once (markLevelZero). Without
+// the marker (a store an older xqdb wrote, a crash) it counts level 0's
+// tables, and at the bound closes and opens again (reopened): 35-45 ms, and
+// the memtable arena of the first opening, freed, is memory the
+// compaction's table buffers are then given and must clear, faulting in
+// each page (issue 18: the bound's session, 24 level-0 tables at a million
+// games, 0.50-0.55 s opening twice, 0.44-0.48 s once).
+//
+// A small write's memtable is smallMemTableSize, not Badger's 64 MB.
+func openStoreBadger(dir string, opts Options) (db *badger.DB, reopened bool, err error) {
 	bo := badgerOptions(dir, opts.ReadOnly)
 	if opts.ReadOnly || !opts.DeferCompaction {
-		return openBadger(bo)
+		db, err = openBadger(bo)
+		return db, false, err
 	}
-	bo = bo.WithNumCompactors(0)
-	db, err := openBadger(bo)
+	bo = bo.WithNumCompactors(0).WithMemTableSize(smallMemTableSize)
+	if _, err := os.Stat(filepath.Join(dir, levelZeroMarker)); err == nil {
+		db, err = openBadger(bo.WithCompactL0OnClose(true))
+		return db, false, err
+	}
+	db, err = openBadger(bo)
 	if err != nil || db.Levels()[0].NumTables < deferredLevelZeroTables {
-		return db, err
+		return db, false, err
 	}
 	if err := db.Close(); err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return openBadger(bo.WithCompactL0OnClose(true))
+	db, err = openBadger(bo.WithCompactL0OnClose(true))
+	return db, true, err
+}
+
+// levelZeroMarker is the file in the Badger folder that says level 0 holds
+// deferredLevelZeroTables tables: the next small write compacts it.
+const levelZeroMarker = "compact-level-0"
+
+// markLevelZero leaves levelZeroMarker, or removes it, for what level 0
+// will hold after Close: the tables it holds now and the memtable's. The
+// marker is a hint (openStoreBadger counts the tables without it), so an
+// error leaves it as it was.
+func (s *Store) markLevelZero() {
+	path := filepath.Join(s.dir, badgerDir, levelZeroMarker)
+	if !s.db.Opts().CompactL0OnClose && s.db.Levels()[0].NumTables+1 >= deferredLevelZeroTables {
+		if _, err := os.Stat(path); err != nil {
+			_ = os.WriteFile(path, nil, 0o644)
+		}
+		return
+	}
+	_ = os.Remove(path)
 }
 
 // badgerOptions are the options of the store's Badger folder dir.
@@ -392,6 +432,11 @@ const (
 	// deferredLevelZeroTables bounds the level-0 tables small writes leave
 	// without compacting (openStoreBadger).
 	deferredLevelZeroTables = 24
+	// smallMemTableSize is a small write's memtable (Badger's default: 64
+	// MB), whose arena Badger allocates whole (83 MB for 64 MB). At a
+	// million games, 100 games leave a level-0 table of 50-70 KB and 1,800
+	// (1 MB of PGN, about smallImportBytes) one of 0.8 MB, compressed.
+	smallMemTableSize = 16 << 20
 	// readerBlockCache is the block cache of a read-only store, which
 	// belongs to a short-lived process (tree, games, show, a --batch).
 	// Badger's cache (256 MB by default) keeps every block it
@@ -447,6 +492,9 @@ func (s *Store) Close() error {
 	var errs []error
 	if s.meta != nil {
 		errs = append(errs, s.meta.Close())
+	}
+	if !s.opts.ReadOnly {
+		s.markLevelZero()
 	}
 	errs = append(errs, s.db.Close())
 	return errors.Join(errs...)
