@@ -244,6 +244,8 @@ func TestSmallImportsDeferCompaction(t *testing.T) {
 		}
 		if got := s.db.Opts(); got.NumCompactors != 0 || got.CompactL0OnClose != bound || got.MemTableSize != smallMemTableSize {
 			t.Fatalf("session %d, %d level-0 tables: %d compactors, level 0 compacted at close %v, memtable %d; want none, %v and %d", i/2+1, l0, got.NumCompactors, got.CompactL0OnClose, got.MemTableSize, bound, smallMemTableSize)
+		} else if bound && got.BaseTableSize != levelZeroCompactionTableSize {
+			t.Fatalf("session %d compacts level 0 into tables of %d bytes, want %d", i/2+1, got.BaseTableSize, levelZeroCompactionTableSize)
 		}
 		_, dups := importGames(t, s, gs[i:i+2])
 		added += 2 - dups

@@ -313,7 +313,8 @@ func Open(dir string, opts Options) (*Store, error) {
 // each page (issue 18: the bound's session, 24 level-0 tables at a million
 // games, 0.50-0.55 s opening twice, 0.44-0.48 s once).
 //
-// A small write's memtable is smallMemTableSize, not Badger's 64 MB.
+// A small write's memtable is smallMemTableSize, not Badger's 64 MB, and
+// the tables its compaction of level 0 writes levelZeroCompactionTableSize.
 func openStoreBadger(dir string, opts Options) (db *badger.DB, reopened bool, err error) {
 	bo := badgerOptions(dir, opts.ReadOnly)
 	if opts.ReadOnly || !opts.DeferCompaction {
@@ -321,8 +322,9 @@ func openStoreBadger(dir string, opts Options) (db *badger.DB, reopened bool, er
 		return db, false, err
 	}
 	bo = bo.WithNumCompactors(0).WithMemTableSize(smallMemTableSize)
+	compact := bo.WithCompactL0OnClose(true).WithBaseTableSize(levelZeroCompactionTableSize)
 	if _, err := os.Stat(filepath.Join(dir, levelZeroMarker)); err == nil {
-		db, err = openBadger(bo.WithCompactL0OnClose(true))
+		db, err = openBadger(compact)
 		return db, false, err
 	}
 	db, err = openBadger(bo)
@@ -332,7 +334,7 @@ func openStoreBadger(dir string, opts Options) (db *badger.DB, reopened bool, er
 	if err := db.Close(); err != nil {
 		return nil, false, err
 	}
-	db, err = openBadger(bo.WithCompactL0OnClose(true))
+	db, err = openBadger(compact)
 	return db, true, err
 }
 
@@ -437,6 +439,17 @@ const (
 	// million games, 100 games leave a level-0 table of 50-70 KB and 1,800
 	// (1 MB of PGN, about smallImportBytes) one of 0.8 MB, compressed.
 	smallMemTableSize = 16 << 20
+	// levelZeroCompactionTableSize is the size of the tables a small
+	// write's compaction of level 0 writes (8 MB elsewhere: badgerOptions).
+	// Level 0's tables reach from their runs to the global keys after the
+	// run space, so that compaction rewrites every table of the base level
+	// from level 0's oldest run to the global keys: in tables of 8 MB, one,
+	// which each bound's session rewrote whole with what the one before had
+	// put in it. Issue 18, the first and second bound's sessions after ten
+	// 10,000-game imports at a million games, two runs each: 8 MB tables
+	// 0.42 and 0.53-0.55 s, 4 MB 0.46 and 0.41-0.42 s, 3 MB 0.45-0.47 and
+	// 0.33-0.35 s, 2 MB 0.47-0.48 and 0.34-0.37 s.
+	levelZeroCompactionTableSize = 3 << 20
 	// readerBlockCache is the block cache of a read-only store, which
 	// belongs to a short-lived process (tree, games, show, a --batch).
 	// Badger's cache (256 MB by default) keeps every block it
