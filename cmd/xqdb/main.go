@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime/pprof"
 	"strings"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -112,6 +113,12 @@ func usagef(format string, args ...any) error {
 }
 
 func newApp(stdout, stderr io.Writer) *cli.App {
+	if _, ok := stderr.(*os.File); !ok {
+		// A command's messages and its progress lines (meter.tick) come
+		// from two goroutines; a file orders them, a buffer (tests, demo)
+		// does not.
+		stderr = &lockedWriter{w: stderr}
+	}
 	return &cli.App{
 		Name:      "xqdb",
 		Usage:     "game database and position search for Xiangqi and chess",
@@ -162,4 +169,16 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 // commands lists the subcommands in the order --help shows them.
 func commands() []*cli.Command {
 	return []*cli.Command{perftCommand, positionCommand, cleanCommand, convertCommand, importCommand, twinsCommand, deleteCommand, compactCommand, migrateCommand, classifyCommand, treeCommand, gamesCommand, showCommand, exportCommand, bookCommand, statsCommand, serveCommand, storeCommand, checkCommand, reindexCommand, demoCommand, uciCommand, selfplayCommand, versionCommand}
+}
+
+// lockedWriter makes w safe for concurrent writes.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
