@@ -79,23 +79,29 @@ func headOf(v *statsValue, date func(gid uint32) uint32) *statsHead {
 			h.First = g
 		}
 	}
-	// The newest headGames by a bounded selection: a buffer of twice
-	// that, sorted and cut when full, and a bound that turns most games
-	// away with one comparison (the start position's million games).
+	h.Newest = newestPostings(v.Games, headGames, date)
+	return h
+}
+
+// newestPostings returns the n newest of games (newestKey's order), newest
+// first, by a bounded selection: a buffer of twice n, sorted and cut when
+// full, and a bound that turns most games away with one comparison (the
+// start position's million games).
+func newestPostings(games []Posting, n int, date func(gid uint32) uint32) []Posting {
 	type keyed struct {
 		k uint64
 		p Posting
 	}
-	buf := make([]keyed, 0, 2*headGames)
+	buf := make([]keyed, 0, 2*n)
 	bound := ^uint64(0)
 	cut := func() {
 		slices.SortFunc(buf, func(a, b keyed) int { return compareUint64(a.k, b.k) })
-		buf = buf[:min(len(buf), headGames)]
-		if len(buf) == headGames {
+		buf = buf[:min(len(buf), n)]
+		if len(buf) == n {
 			bound = buf[len(buf)-1].k
 		}
 	}
-	for _, g := range v.Games {
+	for _, g := range games {
 		k := newestKey(date(g.Gid), g.Gid)
 		if k >= bound {
 			continue
@@ -106,11 +112,11 @@ func headOf(v *statsValue, date func(gid uint32) uint32) *statsHead {
 		}
 	}
 	cut()
-	h.Newest = make([]Posting, len(buf))
+	out := make([]Posting, len(buf))
 	for i, e := range buf {
-		h.Newest[i] = e.p
+		out[i] = e.p
 	}
-	return h
+	return out
 }
 
 func compareUint64(a, b uint64) int {
