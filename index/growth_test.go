@@ -269,6 +269,69 @@ func TestSmallImportsDeferCompaction(t *testing.T) {
 	}
 }
 
+// TestLargerWriteCompactsFullLevelZero: a write that is not small and
+// finds level 0 at NumLevelZeroTables compacts it at Close, whether its compactors began or not, so the small
+// writes after it do not inherit it (issue 18: a growth import shorter than
+// the compactors' random start left ten imports' tables to a 100-game one);
+// below the bound it opens Badger once and leaves level 0 to them.
+func TestLargerWriteCompactsFullLevelZero(t *testing.T) {
+	bound := badgerOptions(t.TempDir(), false).NumLevelZeroTables
+	gs := randomGames(t, 4*bound+8)
+	dir := t.TempDir()
+	small := Options{RunGames: 8, PromoteAt: 3, DeferCompaction: true}
+	next := 0
+	session := func(opts Options, n int) (l0Before, l0After int, s *Store) {
+		t.Helper()
+		s, err := Open(dir, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l0Before = s.db.Levels()[0].NumTables
+		importGames(t, s, gs[next:next+n])
+		next += n
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Open(dir, Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		return l0Before, r.db.Levels()[0].NumTables, s
+	}
+	// Small writes leave a level-0 table each, up to one short of the
+	// bound.
+	for l0, i := 0, 0; l0+1 < bound; i++ {
+		if i == 2*bound {
+			t.Fatalf("%d small writes left %d level-0 tables", i, l0)
+		}
+		_, l0, _ = session(small, 2)
+	}
+	larger := Options{RunGames: 8, PromoteAt: 3}
+	before, after, s := session(larger, 2)
+	if s.reopened || s.db.Opts().CompactL0OnClose {
+		t.Fatalf("a larger write with %d level-0 tables (bound %d) opened Badger twice %v, compacted level 0 at Close %v", before, bound, s.reopened, s.db.Opts().CompactL0OnClose)
+	}
+	if after != before+1 {
+		t.Fatalf("a larger write below the bound left %d level-0 tables after %d", after, before)
+	}
+	before, after, s = session(larger, 2)
+	if !s.reopened || !s.db.Opts().CompactL0OnClose {
+		t.Fatalf("a larger write with %d level-0 tables (bound %d) opened Badger twice %v, compacted level 0 at Close %v", before, bound, s.reopened, s.db.Opts().CompactL0OnClose)
+	}
+	if after != 0 {
+		t.Fatalf("a larger write at the bound (%d level-0 tables) left %d", before, after)
+	}
+	r, err := Open(dir, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if got := r.Games(); got != next {
+		t.Fatalf("%d games stored, want %d", got, next)
+	}
+}
+
 // TestSmallImportsDeferLargeMerges: a small write (DeferCompaction)
 // merges runs of no more than smallMergeGames games while fewer than
 // twice MaxRuns runs are live, and what is due past that; the next larger
