@@ -319,6 +319,9 @@ func TestLargerWriteCompactsFullLevelZero(t *testing.T) {
 	if !s.reopened || !s.db.Opts().CompactL0OnClose {
 		t.Fatalf("a larger write with %d level-0 tables (bound %d) opened Badger twice %v, compacted level 0 at Close %v", before, bound, s.reopened, s.db.Opts().CompactL0OnClose)
 	}
+	if got := s.db.Opts().NumLevelZeroTables; got != deferredLevelZeroTables {
+		t.Fatalf("a larger write that compacts level 0 at Close lets its compactors compact it at %d tables, want %d", got, deferredLevelZeroTables)
+	}
 	if after != 0 {
 		t.Fatalf("a larger write at the bound (%d level-0 tables) left %d", before, after)
 	}
