@@ -270,10 +270,11 @@ func TestSmallImportsDeferCompaction(t *testing.T) {
 }
 
 // TestLargerWriteCompactsFullLevelZero: a write that is not small and
-// finds level 0 at NumLevelZeroTables compacts it at Close, whether its compactors began or not, so the small
-// writes after it do not inherit it (issue 18: a growth import shorter than
-// the compactors' random start left ten imports' tables to a 100-game one);
-// below the bound it opens Badger once and leaves level 0 to them.
+// finds level 0 at NumLevelZeroTables compacts it at Close, whether its
+// compactors began or not, so the small writes after it do not inherit it
+// (issue 18: a growth import shorter than the compactors' random start
+// left ten imports' tables to a 100-game one); below the bound it opens
+// Badger once and leaves level 0 to them.
 func TestLargerWriteCompactsFullLevelZero(t *testing.T) {
 	bound := badgerOptions(t.TempDir(), false).NumLevelZeroTables
 	gs := randomGames(t, 4*bound+8)

@@ -339,7 +339,7 @@ func (s *Store) NewestGames(game engine.Game, pos engine.Position, n int) (hits 
 				// positions popular in small runs (below headMinGames, no
 				// head) came whole, a few thousand games over the growth
 				// imports' runs for 20 (issue 18: game lists at popular
-				// positions +45% after ten growth imports).
+				// positions +47% after ten growth imports).
 				if len(v.Games) > n {
 					v.Games = newestPostings(v.Games, n, s.gameDate)
 				}
