@@ -19,11 +19,11 @@ import (
 )
 
 // Metadata fields (DESIGN "Metadata"). Text is analysed by textAnalyzer
-// (words, CJK split per character, folded: fold.go). Player names keep
-// term positions so phrases match exactly (black:"Lü Qin", a Chinese
-// name); other text keeps none (they cost a fifth of the index), and a
-// phrase there means all of its words. Code-like fields are single
-// keywords.
+// (words, CJK split per character, folded: fold.go). Phrases on player
+// names match exactly (black:"Lü Qin", a Chinese name): the index finds
+// the games with every word, and the stored names are checked for their
+// order (phrase.go), so the index keeps no term positions; on other text
+// a phrase means all of its words. Code-like fields are single keywords.
 //
 // Numbers (date as yyyymmdd with unknown parts 0, plies, Elo ratings) are
 // zero-padded keywords, and Search turns numeric comparisons on them into
@@ -47,7 +47,7 @@ func metaMapping() *mapping.IndexMappingImpl {
 	for _, n := range phraseFields {
 		f := bleve.NewTextFieldMapping()
 		f.Analyzer = textAnalyzer
-		f.Store, f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, true, false
+		f.Store, f.IncludeInAll, f.IncludeTermVectors, f.DocValues = false, false, false, false
 		dm.AddFieldMappingsAt(n, f)
 	}
 	for _, n := range keywordFields {
@@ -145,6 +145,8 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache
 	d := &document.Document{Fields: make([]document.Field, 0, len(fs)+1)}
 	d.SetID(docID(gid))
 	for i, f := range fs {
+		// Positions are for phrase checks (metaFields), not for Bleve.
+		f.opts &^= bleveindex.IncludeTermVectors
 		// Bleve merges a field's analysis into the first one of its name
 		// when a document has the name twice (two rulings): such fields
 		// get their own analysis, not a shared one.
@@ -171,11 +173,11 @@ func metaFields(im *mapping.IndexMappingImpl, r *Record, a Attrs, cache *fieldCa
 	// Searches never score (Score "none"), so no field keeps the term
 	// frequencies and norms that only scoring reads: a norm is a float's
 	// bits as a varint, five bytes a posting, 4.0 of the 40.3 MB of the
-	// metadata index of ../shared/data's 196,270 games. Phrase fields keep
-	// them, as the phrase searcher reads a posting's positions by its
-	// frequency.
+	// metadata index of ../shared/data's 196,270 games. Phrase fields ask
+	// for their terms' positions, which phrase checks and TermSource
+	// backends read and Bleve's documents leave out (metaDoc).
 	plain := bleveindex.IndexField | bleveindex.SkipFreqNorm
-	phrase := bleveindex.IndexField | bleveindex.IncludeTermVectors
+	phrase := plain | bleveindex.IncludeTermVectors
 	addText := func(name, v string) {
 		if v = strings.TrimSpace(v); v != "" && v != "?" {
 			opts := plain

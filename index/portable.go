@@ -36,7 +36,8 @@ func (p *Prepared) EachOccurrence(fn func(key uint64, ply, code uint16)) {
 
 // EachTerm calls fn for every term of the game's metadata document as
 // Bleve indexes it, with the term's position in its field (0 in fields
-// without term vectors): what TermSource backends store.
+// other than the players' names, whose positions answer phrases: Bleve
+// keeps none, phrase.go): what TermSource backends store.
 func (p *Prepared) EachTerm(gid uint32, fn func(field, term string, pos uint32)) {
 	eachTerm(gid, p.rec, p.attrs, fn)
 }
@@ -47,20 +48,16 @@ func RecordTerms(gid uint32, r *Record, a Attrs, fn func(field, term string, pos
 }
 
 func eachTerm(gid uint32, r *Record, a Attrs, fn func(field, term string, pos uint32)) {
-	d := metaDoc(metaMapping(), gid, r, a, nil)
-	for _, f := range d.Fields {
-		tf, ok := f.(*document.TextField)
-		if !ok {
-			continue
-		}
+	for _, f := range metaFields(metaMapping(), r, a, nil, nil) { // not metaDoc: Bleve's fields keep no positions
+		tf := document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer)
 		tf.Analyze()
 		for term, freq := range tf.AnalyzedTokenFrequencies() {
 			if len(freq.Locations) == 0 {
-				fn(f.Name(), term, 0)
+				fn(f.name, term, 0)
 				continue
 			}
 			for _, l := range freq.Locations {
-				fn(f.Name(), term, uint32(l.Position))
+				fn(f.name, term, uint32(l.Position))
 			}
 		}
 	}
@@ -95,7 +92,7 @@ func MoveStatsOf(code uint16, a Attrs) MoveStats {
 
 // FieldTerms is the analysis of one field value of a game's metadata
 // document: its terms as Bleve indexes them (EachTerm), each with its
-// position in the field (0 in fields without term vectors).
+// position in the field (0 in fields other than the players' names).
 type FieldTerms struct {
 	Field string
 	Terms []string
@@ -273,7 +270,7 @@ func (c *TermCache) analyse(k fieldKey, f fieldValue) *FieldTerms {
 // textTerms is what Bleve indexes of a text field's value (TextField's
 // Analyze, then TokenFrequency), without the map of term frequencies
 // Bleve builds on the way (0.55 of its 1.2 CPU-s in the profile of a
-// copy): every token at its position where the field keeps term vectors,
+// copy): every token at its position in a phrase field (metaFields),
 // else each distinct term once, at no position.
 func textTerms(f fieldValue) *FieldTerms {
 	tokens := f.analyzer.Analyze([]byte(f.value))

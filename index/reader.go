@@ -16,24 +16,33 @@ var ErrNoGame = errors.New("index: no such game")
 
 // Game reads the stored game gid.
 func (s *Store) Game(gid uint32) (*Record, error) {
+	var r *Record
+	err := s.db.View(func(txn *badger.Txn) error {
+		var err error
+		r, err = s.recordIn(txn, gid, decodeRecord)
+		return err
+	})
+	return r, err
+}
+
+// recordIn reads the stored game gid in txn with decode (decodeRecord, or
+// decodeRecordHeader for what reads only its tags).
+func (s *Store) recordIn(txn *badger.Txn, gid uint32, decode func(uint32, []byte) (*Record, error)) (*Record, error) {
 	if gid == 0 || gid >= s.man.NextGid {
 		return nil, fmt.Errorf("%w: %d", ErrNoGame, gid)
 	}
-	var r *Record
-	err := s.db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(s.gameKey(gid))
-		if err != nil {
-			return err
-		}
-		return item.Value(func(v []byte) error {
-			var err error
-			r, err = decodeRecord(gid, v)
-			return err
-		})
-	})
+	item, err := txn.Get(s.gameKey(gid))
 	if errors.Is(err, badger.ErrKeyNotFound) {
 		return nil, fmt.Errorf("%w: %d", ErrNoGame, gid)
 	}
+	if err != nil {
+		return nil, err
+	}
+	var r *Record
+	err = item.Value(func(v []byte) error {
+		r, err = decode(gid, v)
+		return err
+	})
 	return r, err
 }
 

@@ -159,41 +159,12 @@ func decodeRecordKeys(id uint32, b []byte, s *recordScratch) (*Record, error) {
 		// it keeps).
 		d.str, d.n = string(b), len(b)
 	}
-	version := d.byte()
-	if version != recordVersion && version != 2 {
-		return nil, fmt.Errorf("%w %d: unknown version", ErrCorruptRecord, id)
+	r, plies, err := d.header(id, len(b))
+	if err != nil {
+		return nil, err
 	}
-	r := &Record{ID: id}
-	r.Game = engine.Game(d.byte())
-	r.Result = engine.Result(d.byte())
-	r.Termination = engine.Status(d.byte())
-	r.StartFEN = d.string()
-	n := d.uvarint()
-	if n > uint64(len(b)) {
-		return nil, fmt.Errorf("%w %d: tag count", ErrCorruptRecord, id)
-	}
-	r.Tags = make([]Tag, n)
-	for i := range r.Tags {
-		r.Tags[i] = Tag{d.string(), d.string()}
-	}
-	r.Source.File = d.string()
-	r.Source.Index = int(d.uvarint())
-	r.Source.Offset = int64(d.uvarint())
-	nr := d.uvarint()
-	if nr > uint64(len(b)) {
-		return nil, fmt.Errorf("%w %d: ruling count", ErrCorruptRecord, id)
-	}
-	for i := uint64(0); i < nr; i++ {
-		ru := engine.Ruling{Game: r.Game, Ply: int(d.uvarint())}
-		ru.Status, ru.Result, ru.Side = engine.Status(d.byte()), engine.Result(d.byte()), engine.Color(d.byte()&1)
-		r.Rulings = append(r.Rulings, ru)
-	}
-	plies := d.uvarint()
-	if d.err != nil || plies > uint64(len(d.b)) {
-		return nil, fmt.Errorf("%w %d: header", ErrCorruptRecord, id)
-	}
+	version := b[0]
 	var p engine.Position
-	var err error
 	if s == nil {
 		p, err = games.New(r.Game, r.StartFEN)
 		r.Moves = make([]engine.Move, plies)
@@ -232,6 +203,54 @@ func decodeRecordKeys(id uint32, b []byte, s *recordScratch) (*Record, error) {
 		}
 	}
 	return r, nil
+}
+
+// header reads a record's fields up to its moves (Game, Result,
+// Termination, StartFEN, Tags, Source, Rulings) and the number of its
+// plies; size is the record's length.
+func (d *decoder) header(id uint32, size int) (*Record, uint64, error) {
+	version := d.byte()
+	if version != recordVersion && version != 2 {
+		return nil, 0, fmt.Errorf("%w %d: unknown version", ErrCorruptRecord, id)
+	}
+	r := &Record{ID: id}
+	r.Game = engine.Game(d.byte())
+	r.Result = engine.Result(d.byte())
+	r.Termination = engine.Status(d.byte())
+	r.StartFEN = d.string()
+	n := d.uvarint()
+	if n > uint64(size) {
+		return nil, 0, fmt.Errorf("%w %d: tag count", ErrCorruptRecord, id)
+	}
+	r.Tags = make([]Tag, n)
+	for i := range r.Tags {
+		r.Tags[i] = Tag{d.string(), d.string()}
+	}
+	r.Source.File = d.string()
+	r.Source.Index = int(d.uvarint())
+	r.Source.Offset = int64(d.uvarint())
+	nr := d.uvarint()
+	if nr > uint64(size) {
+		return nil, 0, fmt.Errorf("%w %d: ruling count", ErrCorruptRecord, id)
+	}
+	for i := uint64(0); i < nr; i++ {
+		ru := engine.Ruling{Game: r.Game, Ply: int(d.uvarint())}
+		ru.Status, ru.Result, ru.Side = engine.Status(d.byte()), engine.Result(d.byte()), engine.Color(d.byte()&1)
+		r.Rulings = append(r.Rulings, ru)
+	}
+	plies := d.uvarint()
+	if d.err != nil || plies > uint64(len(d.b)) {
+		return nil, 0, fmt.Errorf("%w %d: header", ErrCorruptRecord, id)
+	}
+	return r, plies, nil
+}
+
+// decodeRecordHeader is decodeRecord without the moves and notes, which
+// take replaying the game: for what reads only a game's tags.
+func decodeRecordHeader(id uint32, b []byte) (*Record, error) {
+	d := decoder{b: b}
+	r, _, err := d.header(id, len(b))
+	return r, err
 }
 
 func appendString(dst []byte, s string) []byte {

@@ -117,7 +117,11 @@ func ValidateQuery(q string) error {
 // parseQuery compiles a query string for this store: every field must be
 // one the index knows (querylang.go).
 func (s *Store) parseQuery(q string) (query.Query, error) {
-	return compileQuery(q, s.fieldSet())
+	bq, err := compileQuery(q, s.fieldSet())
+	if err != nil {
+		return nil, err
+	}
+	return s.checkNamePhrases(bq), nil
 }
 
 // fieldSet lists the metadata index's fields once per open store.

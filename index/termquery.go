@@ -241,7 +241,7 @@ func (e *termEval) disj(qs []query.Query, minMatch int) ([]uint32, error) {
 }
 
 // phrase matches the tokens at the same distances as in the query, as
-// Bleve's phrase search does with the term vectors of the phrase fields.
+// Store.Search does by reading the names (namePhrase).
 func (e *termEval) phrase(field string, toks analysis.TokenStream) ([]uint32, error) {
 	if len(toks) == 0 {
 		return nil, nil
@@ -256,16 +256,8 @@ func (e *termEval) phrase(field string, toks analysis.TokenStream) ([]uint32, er
 	}
 	var out []uint32
 	for gid, pos := range byGame {
-		for _, start := range pos[terms[0]] {
-			ok := true
-			for i := 1; i < len(toks) && ok; i++ {
-				want := int(start) + toks[i].Position - toks[0].Position
-				ok = want >= 0 && slices.Contains(pos[terms[i]], uint32(want))
-			}
-			if ok {
-				out = append(out, gid)
-				break
-			}
+		if phraseAt(pos, toks) {
+			out = append(out, gid)
 		}
 	}
 	slices.Sort(out)

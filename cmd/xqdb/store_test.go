@@ -30,6 +30,7 @@ var storeQueries = [][]string{
 	{"--sort", "rating"},
 	{"--query", `black:"Lu Qin"`},
 	{"--query", `black:"lü qin"`, "--sort", "date"},
+	{"--query", `"Qin Lu" OR black:"呂欽" OR white:"fischer, robert" OR black:"Robert Fischer"`},
 	{"--query", `red:胡荣华 AND result:1-0`},
 	{"--query", `player:胡荣华 date:[1990 TO 1995]`},
 	{"--query", `(white:fischer OR black:fischer) AND NOT result:1/2-1/2`},
