@@ -2,6 +2,7 @@ package index
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
@@ -105,6 +106,11 @@ func FuzzDecodeRecord(f *testing.F) {
 	start, _ := games.New(engine.Xiangqi, "")
 	f.Fuzz(func(t *testing.T, b []byte) {
 		r, err := decodeRecord(1, b)
+		// The header alone (phrase checks) reads the same fields.
+		h, herr := decodeRecordHeader(1, b)
+		if err == nil && (herr != nil || h.Game != r.Game || !slices.Equal(h.Tags, r.Tags) || h.Source != r.Source || len(h.Rulings) != len(r.Rulings)) {
+			t.Fatalf("header %+v, %v; record %+v", h, herr, r)
+		}
 		// findInRecord reads the same bytes: no panic, and on a record
 		// that decodes, the same answer as FindPosition.
 		id := ""
