@@ -6,28 +6,7 @@ import (
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
-	"github.com/xqdb/xqdb/engine/games"
 )
-
-// chessGame is a drawn chess game of moves (UCI) between the players of
-// tags: chess names get no readings (names.go), so a name's words are
-// the ones written.
-func chessGame(t *testing.T, tags []Tag, moves ...string) *Game {
-	t.Helper()
-	p, _ := games.New(engine.Chess, "")
-	g := &Game{Record: Record{Game: engine.Chess, Result: engine.Draw, Tags: tags}}
-	g.Keys = append(g.Keys, p.Key())
-	for _, s := range moves {
-		m, err := p.ParseMove(s, engine.UCI)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.Make(m)
-		g.Moves = append(g.Moves, m)
-		g.Keys = append(g.Keys, p.Key())
-	}
-	return g
-}
 
 // TestNamePhraseWordOrder: a phrase on a player's name matches the names
 // holding its words in its order, wherever the phrase stands in a query,
@@ -44,7 +23,10 @@ func TestNamePhraseWordOrder(t *testing.T) {
 		{{"White", "Magnus Carlsen"}, {"Black", "Liêm Lê Quang"}},
 		{{"White", "Magnus Ivan Carlsen"}, {"Black", "Carlsen"}},
 	} {
-		if _, err := w.Add(chessGame(t, tags, []string{"e2e4", "d2d4", "c2c4"}[i])); err != nil {
+		// Chess names get no readings (names.go): a name's words are the
+		// ones written.
+		g := playedGame(t, engine.Chess, engine.UCI, engine.Draw, tags, []string{"e2e4", "d2d4", "c2c4"}[i])
+		if _, err := w.Add(g); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -18,11 +18,18 @@ import (
 // newGame plays ICCS moves from the start into an index.Game.
 func newGame(t *testing.T, result engine.Result, tags []Tag, moves ...string) *Game {
 	t.Helper()
-	p, _ := games.New(engine.Xiangqi, "")
-	g := &Game{Record: Record{Game: engine.Xiangqi, Result: result, Tags: tags}}
+	return playedGame(t, engine.Xiangqi, engine.ICCS, result, tags, moves...)
+}
+
+// playedGame is a game of kind game from its start position, its moves
+// written in notation n.
+func playedGame(t *testing.T, game engine.Game, n engine.Notation, result engine.Result, tags []Tag, moves ...string) *Game {
+	t.Helper()
+	p, _ := games.New(game, "")
+	g := &Game{Record: Record{Game: game, Result: result, Tags: tags}}
 	g.Keys = append(g.Keys, p.Key())
 	for _, s := range moves {
-		m, err := p.ParseMove(s, engine.ICCS)
+		m, err := p.ParseMove(s, n)
 		if err != nil {
 			t.Fatal(err)
 		}
