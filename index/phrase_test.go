@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -92,5 +93,44 @@ func TestNamePhraseWordOrder(t *testing.T) {
 	}
 	if n != 3 {
 		t.Errorf("white:magnus in %d documents, want 3", n)
+	}
+}
+
+// BenchmarkNamePhrase: a phrase on a name that 2,000 of 8,000 games have
+// the words of, in either order (1,000 each), so every candidate's record
+// is read and half are kept: the cost of the check per candidate, beside
+// the same words as a query of all of them (no check).
+func BenchmarkNamePhrase(b *testing.B) {
+	s, err := Open(b.TempDir(), Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	first := []string{"e2e4", "d2d4", "c2c4", "g1f3"}
+	second := []string{"e7e5", "d7d5", "c7c5", "g8f6", "b8c6", "e7e6"}
+	var gs []*Game
+	for i := range 8000 {
+		white := fmt.Sprintf("Player %d", i%500)
+		switch i % 8 {
+		case 0:
+			white = "Magnus Carlsen"
+		case 4:
+			white = "Carlsen, Magnus"
+		}
+		// Distinct games: their dates differ.
+		date := fmt.Sprintf("%d.%02d.%02d", 1900+i%100, 1+i/100%12, 1+i/1200)
+		tags := []Tag{{"White", white}, {"Black", fmt.Sprintf("Opponent %d", i%300)}, {"Date", date}}
+		gs = append(gs, playedGame(b, engine.Chess, engine.UCI, engine.Draw, tags, first[i%4], second[(i/4)%6]))
+	}
+	importGames(b, s, gs)
+	for _, q := range []string{`white:"Magnus Carlsen"`, `white:(+magnus +carlsen)`} {
+		b.Run(q, func(b *testing.B) {
+			for b.Loop() {
+				ids, err := s.Search(nil, q)
+				if err != nil || len(ids) < 1000 {
+					b.Fatalf("%d games, %v", len(ids), err)
+				}
+			}
+		})
 	}
 }

@@ -23,7 +23,7 @@ func newGame(t *testing.T, result engine.Result, tags []Tag, moves ...string) *G
 
 // playedGame is a game of kind game from its start position, its moves
 // written in notation n.
-func playedGame(t *testing.T, game engine.Game, n engine.Notation, result engine.Result, tags []Tag, moves ...string) *Game {
+func playedGame(t testing.TB, game engine.Game, n engine.Notation, result engine.Result, tags []Tag, moves ...string) *Game {
 	t.Helper()
 	p, _ := games.New(game, "")
 	g := &Game{Record: Record{Game: game, Result: result, Tags: tags}}
