@@ -65,11 +65,7 @@ func (q *namePhrase) Searcher(ctx context.Context, r bleveindex.IndexReader, m m
 	if len(toks) == 0 {
 		return searcher.NewMatchNoneSearcher(r)
 	}
-	var terms []string
-	for _, t := range toks {
-		terms = append(terms, string(t.Term))
-	}
-	terms = slices.Compact(sortedCopy(terms))
+	terms := distinctTerms(toks)
 	subs := make([]search.Searcher, 0, len(terms))
 	closeAll := func() {
 		for _, s := range subs {

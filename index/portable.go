@@ -39,15 +39,15 @@ func (p *Prepared) EachOccurrence(fn func(key uint64, ply, code uint16)) {
 // other than the players' names, whose positions answer phrases: Bleve
 // keeps none, phrase.go): what TermSource backends store.
 func (p *Prepared) EachTerm(gid uint32, fn func(field, term string, pos uint32)) {
-	eachTerm(gid, p.rec, p.attrs, fn)
+	eachTerm(p.rec, p.attrs, fn)
 }
 
 // RecordTerms is EachTerm for a stored record (its Opening filled in).
 func RecordTerms(gid uint32, r *Record, a Attrs, fn func(field, term string, pos uint32)) {
-	eachTerm(gid, r, a, fn)
+	eachTerm(r, a, fn)
 }
 
-func eachTerm(gid uint32, r *Record, a Attrs, fn func(field, term string, pos uint32)) {
+func eachTerm(r *Record, a Attrs, fn func(field, term string, pos uint32)) {
 	for _, f := range metaFields(metaMapping(), r, a, nil, nil) { // not metaDoc: Bleve's fields keep no positions
 		tf := document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer)
 		tf.Analyze()

@@ -155,11 +155,7 @@ func (e *termEval) eval(q query.Query) ([]uint32, error) {
 	case *query.RegexpQuery:
 		return e.src.Regexp(x.FieldVal, x.Regexp)
 	case *query.MatchQuery:
-		var terms []string
-		for _, t := range e.analyze(x.FieldVal, x.Match) {
-			terms = append(terms, string(t.Term))
-		}
-		terms = slices.Compact(sortedCopy(terms))
+		terms := distinctTerms(e.analyze(x.FieldVal, x.Match))
 		if len(terms) == 0 {
 			return nil, nil
 		}
@@ -185,10 +181,14 @@ func (e *termEval) eval(q query.Query) ([]uint32, error) {
 	return nil, fmt.Errorf("index: cannot answer a %T from terms", q)
 }
 
-func sortedCopy(s []string) []string {
-	s = slices.Clone(s)
-	slices.Sort(s)
-	return s
+// distinctTerms lists the terms of toks once each, in byte order.
+func distinctTerms(toks analysis.TokenStream) []string {
+	terms := make([]string, 0, len(toks))
+	for _, t := range toks {
+		terms = append(terms, string(t.Term))
+	}
+	slices.Sort(terms)
+	return slices.Compact(terms)
 }
 
 func (e *termEval) conj(qs []query.Query) ([]uint32, error) {
@@ -246,11 +246,7 @@ func (e *termEval) phrase(field string, toks analysis.TokenStream) ([]uint32, er
 	if len(toks) == 0 {
 		return nil, nil
 	}
-	var terms []string
-	for _, t := range toks {
-		terms = append(terms, string(t.Term))
-	}
-	byGame, err := e.src.Positions(field, slices.Compact(sortedCopy(terms)))
+	byGame, err := e.src.Positions(field, distinctTerms(toks))
 	if err != nil {
 		return nil, err
 	}
