@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"runtime/pprof"
 	"strings"
 	"sync"
@@ -159,6 +160,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 					return err
 				}
 				defer f.Close()
+				// The profile is as of the last collection: without one
+				// here it left out what the command allocated after it (an
+				// import's merges and Close).
+				runtime.GC()
 				return pprof.Lookup("allocs").WriteTo(f, 0)
 			}
 			return nil
