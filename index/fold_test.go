@@ -45,7 +45,7 @@ func TestSearchFoldsNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	w, _ := s.NewWriter()
+	var gs []*Game
 	for i, tags := range [][]Tag{
 		{{"Red", "胡榮華"}, {"Black", "呂欽"}, {"Event", "全國象棋個人賽"}},
 		{{"Red", "胡荣华"}, {"Black", "吕钦"}},
@@ -53,13 +53,9 @@ func TestSearchFoldsNames(t *testing.T) {
 		{{"Red", "Lê Bình"}, {"Black", "Lü Qin"}},
 		{{"Red", "廣東許銀川"}, {"Black", "LV Qin"}},
 	} {
-		if _, err := w.Add(newGame(t, engine.Draw, tags, []string{"h2e2", "b2e2", "c3c4", "g3g4", "h0g2"}[i])); err != nil {
-			t.Fatal(err)
-		}
+		gs = append(gs, newGame(t, engine.Draw, tags, []string{"h2e2", "b2e2", "c3c4", "g3g4", "h0g2"}[i]))
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	importGames(t, s, gs)
 	for _, tt := range []struct {
 		q    string
 		want int

@@ -18,7 +18,7 @@ func TestNamePhraseWordOrder(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	w, _ := s.NewWriter()
+	var gs []*Game
 	for i, tags := range [][]Tag{
 		{{"White", "Carlsen, Magnus"}, {"Black", "Lê Quang Liêm"}},
 		{{"White", "Magnus Carlsen"}, {"Black", "Liêm Lê Quang"}},
@@ -26,14 +26,9 @@ func TestNamePhraseWordOrder(t *testing.T) {
 	} {
 		// Chess names get no readings (names.go): a name's words are the
 		// ones written.
-		g := playedGame(t, engine.Chess, engine.UCI, engine.Draw, tags, []string{"e2e4", "d2d4", "c2c4"}[i])
-		if _, err := w.Add(g); err != nil {
-			t.Fatal(err)
-		}
+		gs = append(gs, playedGame(t, engine.Chess, engine.UCI, engine.Draw, tags, []string{"e2e4", "d2d4", "c2c4"}[i]))
 	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
+	importGames(t, s, gs)
 	for _, tt := range []struct {
 		q    string
 		want []uint32
