@@ -7,6 +7,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/xqdb/xqdb/engine"
 )
 
 // TestPositionFilter: a filter holds every key added (by its top prefix
@@ -206,6 +210,57 @@ func filteredStore(t *testing.T, dir string, opts Options) *Store {
 		}
 	}
 	return s
+}
+
+// TestRunsBesideLargeOnesKeepWideFingerprints: a run small enough for a
+// filter lives beside the large runs, merged only with its peers for a
+// long time, so its fingerprints keep besideTailWidth bits below a full
+// bucket however few entries its blocks have, and a merge of such runs
+// keeps them (a lookup then rarely replays a stray game of theirs, and
+// their filters know as many bits).
+func TestRunsBesideLargeOnesKeepWideFingerprints(t *testing.T) {
+	s := filteredStore(t, t.TempDir(), Options{})
+	defer s.Close()
+	filtered := 0
+	for _, run := range s.man.LiveRuns {
+		rf, ok := s.man.Filters[run]
+		if !ok {
+			continue
+		}
+		filtered++
+		bits := s.man.tailBits(run)
+		if want := uint8(tailBucketBits + besideTailWidth); rf.Known < want {
+			t.Errorf("run %d (%d games): its filter knows %d key bits, want %d", run, s.man.RunGames[run], rf.Known, want)
+		}
+		blocks := 0
+		err := s.db.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: runPrefix(prefixTail, byte(engine.Xiangqi), run)})
+			defer it.Close()
+			for it.Rewind(); it.Valid(); it.Next() {
+				err := it.Item().Value(func(v []byte) error {
+					return decodeTail(v, func(_, _ uint32, w int) {
+						if w-(tailBucketBits-bits) < besideTailWidth {
+							t.Fatalf("run %d, %d bucket bits: a %d-bit fingerprint", run, bits, w)
+						}
+					})
+				})
+				if err != nil {
+					return err
+				}
+				blocks++
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if blocks == 0 {
+			t.Fatalf("run %d has no tail blocks", run)
+		}
+	}
+	if filtered < 2 {
+		t.Fatalf("%d runs with filters among %v", filtered, s.man.LiveRuns)
+	}
 }
 
 // TestCheckFindsFilterMisses: xqdb check replays every game against the

@@ -80,6 +80,22 @@ func tailWidth(n int, scale float64) int {
 	return fingerprintBits(max(n, int(float64(n)*scale)))
 }
 
+// besideTailWidth is the narrowest fingerprint of a run that gets a
+// position filter (filterWanted: a small run beside larger ones). Sized
+// for the store it will be merged into, such a run's blocks had 11 or 12
+// bits; merged by tiers among their peers, they stay beside the large
+// runs for a long time, and every lookup read each of them: a 40,000-game
+// run's blocks of about 190 entries gave a stray replay in 8% to 11% of
+// the lookups that reached it, and its filter, which can only hash the
+// bits a merge knows (bucket and fingerprint: 25), let that many through
+// (issue 18: after ten growth imports at a million games, 100 stray
+// replays more over 1,000 trees). At 16 bits, blocks of the largest
+// filtered run (filterMaxGames, about 600 entries) give one in a hundred.
+// A merge keeps the narrowest width, so once merged into a large run
+// they cost nothing more; until then, 4 bits more a posting (about a
+// sixth of a small run's tail).
+const besideTailWidth = 16
+
 // tailWidthAt is tailWidth for a block of n entries of a run of bucket
 // bits b: the bits between its bucket and a full one, then the width the
 // full blocks it covers (n/2^(tailBucketBits-b) entries each) will need.

@@ -604,6 +604,9 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			keys[g] = starts[(g+1)*tailBuckets] - starts[g*tailBuckets]
 		}
 		tail.filter = newFilterBuilder(keys, 64)
+		// In a block of fewer bucket bits the fingerprint carries the
+		// rest of a full bucket's.
+		tail.minWidth = besideTailWidth + tailBucketBits - tail.bits
 	}
 	var byKey []occurrence
 	var popKeys []uint64
@@ -770,14 +773,17 @@ func (g *grouper) group(dst []occurrence, bucket []occurrence) []occurrence {
 // tailWriter gathers one run's tail postings block by block (blocks
 // arrive in order) and writes each block.
 type tailWriter struct {
-	wb      *badger.WriteBatch
-	scale   float64 // how the run's blocks will grow (tailWidth)
-	bits    int     // the run's bucket bits (tailBitsFor)
-	run     uint32
-	game    engine.Game
-	bucket  int // the block's bucket at bits; -1 before the first
-	entries []tailEntry
-	filter  *filterBuilder // nil: the run has no filter
+	wb    *badger.WriteBatch
+	scale float64 // how the run's blocks will grow (tailWidth)
+	bits  int     // the run's bucket bits (tailBitsFor)
+	// minWidth is the narrowest fingerprint: besideTailWidth bits below
+	// a full bucket for a filtered run, none else.
+	minWidth int
+	run      uint32
+	game     engine.Game
+	bucket   int // the block's bucket at bits; -1 before the first
+	entries  []tailEntry
+	filter   *filterBuilder // nil: the run has no filter
 }
 
 func (t *tailWriter) init(wb *badger.WriteBatch, run uint32, scale float64, bits int) {
@@ -802,7 +808,7 @@ func (t *tailWriter) finish() error {
 	if len(t.entries) == 0 {
 		return nil
 	}
-	width := tailWidthAt(len(t.entries), t.scale, t.bits)
+	width := max(tailWidthAt(len(t.entries), t.scale, t.bits), t.minWidth)
 	if t.filter != nil {
 		top := uint64(t.bucket) << (64 - t.bits)
 		for _, e := range t.entries {
