@@ -773,17 +773,17 @@ func (g *grouper) group(dst []occurrence, bucket []occurrence) []occurrence {
 // tailWriter gathers one run's tail postings block by block (blocks
 // arrive in order) and writes each block.
 type tailWriter struct {
-	wb    *badger.WriteBatch
-	scale float64 // how the run's blocks will grow (tailWidth)
-	bits  int     // the run's bucket bits (tailBitsFor)
+	wb      *badger.WriteBatch
+	scale   float64 // how the run's blocks will grow (tailWidth)
+	bits    int     // the run's bucket bits (tailBitsFor)
+	run     uint32
+	game    engine.Game
+	bucket  int // the block's bucket at bits; -1 before the first
+	entries []tailEntry
+	filter  *filterBuilder // nil: the run has no filter
 	// minWidth is the narrowest fingerprint: besideTailWidth bits below
 	// a full bucket for a filtered run, none else.
 	minWidth int
-	run      uint32
-	game     engine.Game
-	bucket   int // the block's bucket at bits; -1 before the first
-	entries  []tailEntry
-	filter   *filterBuilder // nil: the run has no filter
 }
 
 func (t *tailWriter) init(wb *badger.WriteBatch, run uint32, scale float64, bits int) {
