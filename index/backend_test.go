@@ -258,7 +258,7 @@ func TestCopyGamesListsTermsWhilePreparing(t *testing.T) {
 		}
 		a := s.Attrs(gid)
 		var want []string
-		RecordTerms(gid, r, a, func(field, term string, pos uint32) {
+		RecordTerms(r, a, func(field, term string, pos uint32) {
 			want = append(want, fmt.Sprintf("%s %s %d", field, term, pos))
 		})
 		slices.Sort(want)

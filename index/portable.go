@@ -38,16 +38,12 @@ func (p *Prepared) EachOccurrence(fn func(key uint64, ply, code uint16)) {
 // Bleve indexes it, with the term's position in its field (0 in fields
 // other than the players' names, whose positions answer phrases: Bleve
 // keeps none, phrase.go): what TermSource backends store.
-func (p *Prepared) EachTerm(gid uint32, fn func(field, term string, pos uint32)) {
-	eachTerm(p.rec, p.attrs, fn)
+func (p *Prepared) EachTerm(fn func(field, term string, pos uint32)) {
+	RecordTerms(p.rec, p.attrs, fn)
 }
 
 // RecordTerms is EachTerm for a stored record (its Opening filled in).
-func RecordTerms(gid uint32, r *Record, a Attrs, fn func(field, term string, pos uint32)) {
-	eachTerm(r, a, fn)
-}
-
-func eachTerm(r *Record, a Attrs, fn func(field, term string, pos uint32)) {
+func RecordTerms(r *Record, a Attrs, fn func(field, term string, pos uint32)) {
 	for _, f := range metaFields(metaMapping(), r, a, nil, nil) { // not metaDoc: Bleve's fields keep no positions
 		tf := document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer)
 		tf.Analyze()

@@ -44,7 +44,7 @@ func TestTermCacheAsEachTerm(t *testing.T) {
 			}
 			gid := uint32(i + 1)
 			var want, got []string
-			p.EachTerm(gid, func(field, term string, pos uint32) { want = append(want, fmt.Sprintf("%s:%s@%d", field, term, pos)) })
+			p.EachTerm(func(field, term string, pos uint32) { want = append(want, fmt.Sprintf("%s:%s@%d", field, term, pos)) })
 			fresh := 0
 			c.Each(p, func(ft *FieldTerms, isNew bool) {
 				if isNew {

@@ -173,7 +173,7 @@ func TestWriterInsertsTheGamesRows(t *testing.T) {
 		p.EachOccurrence(func(key uint64, ply, code uint16) {
 			want["x.positions"] = append(want["x.positions"], fmt.Sprintf("%d %d %d %d %d %d %d %d ", key, a.Game, res.Gid, ply, code, a.Result, a.Date, a.Rating))
 		})
-		p.EachTerm(res.Gid, func(field, term string, pos uint32) {
+		p.EachTerm(func(field, term string, pos uint32) {
 			want["x.terms"] = append(want["x.terms"], fmt.Sprintf("%d %d %d ", termID(field, term), res.Gid, pos))
 		})
 	}
