@@ -604,9 +604,6 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 			keys[g] = starts[(g+1)*tailBuckets] - starts[g*tailBuckets]
 		}
 		tail.filter = newFilterBuilder(keys, 64)
-		// In a block of fewer bucket bits the fingerprint carries the
-		// rest of a full bucket's.
-		tail.minWidth = besideTailWidth + tailBucketBits - tail.bits
 	}
 	var byKey []occurrence
 	var popKeys []uint64
@@ -781,9 +778,6 @@ type tailWriter struct {
 	bucket  int // the block's bucket at bits; -1 before the first
 	entries []tailEntry
 	filter  *filterBuilder // nil: the run has no filter
-	// minWidth is the narrowest fingerprint: besideTailWidth bits below
-	// a full bucket for a filtered run, none else.
-	minWidth int
 }
 
 func (t *tailWriter) init(wb *badger.WriteBatch, run uint32, scale float64, bits int) {
@@ -808,8 +802,12 @@ func (t *tailWriter) finish() error {
 	if len(t.entries) == 0 {
 		return nil
 	}
-	width := max(tailWidthAt(len(t.entries), t.scale, t.bits), t.minWidth)
+	width := tailWidthAt(len(t.entries), t.scale, t.bits)
 	if t.filter != nil {
+		// A filtered run keeps besideTailWidth bits below a full bucket
+		// (a block of fewer bucket bits carries the rest in its
+		// fingerprint).
+		width = max(width, besideTailWidth+tailBucketBits-t.bits)
 		top := uint64(t.bucket) << (64 - t.bits)
 		for _, e := range t.entries {
 			t.filter.add(byte(t.game), top|e.key>>t.bits)
