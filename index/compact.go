@@ -24,6 +24,9 @@ func (s *Store) Compact() error {
 	if s.opts.ReadOnly {
 		return errors.New("index: store is open read-only")
 	}
+	if err := s.finishMerge(); err != nil {
+		return fmt.Errorf("index: merge runs: %w", err)
+	}
 	if len(s.man.LiveRuns) > 1 {
 		if err := s.mergeRuns(slices.Clone(s.man.LiveRuns)); err != nil {
 			return fmt.Errorf("index: merge runs: %w", err)

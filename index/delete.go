@@ -64,6 +64,11 @@ func (s *Store) finishDelete(phase func(string), redo bool) error {
 	if err := s.loadAttrs(); err != nil {
 		return err
 	}
+	// A merge under way has copied the games into its run: it ends
+	// first, so that the deletion rewrites the run it leaves live.
+	if err := s.finishMerge(); err != nil {
+		return err
+	}
 	gids := s.man.Deleting
 	del := make([]uint64, (s.man.NextGid+63)/64) // bit set of the gids
 	for _, gid := range gids {

@@ -210,6 +210,32 @@ func (b *filterBuilder) write(dir string, run uint32) (*runFilter, error) {
 	return &b.f, nil
 }
 
+// reload reads back into b the filter that a merge under way wrote of
+// its first parts (merge.go, mergeStep): the file must be one b would
+// write, of the same sizes; false when it is not there or differs.
+func (b *filterBuilder) reload(dir string, run uint32) bool {
+	data, err := os.ReadFile(filterPath(dir, run))
+	if err != nil || len(data) < filterHeaderSize || string(data[:8]) != filterMagic ||
+		binary.LittleEndian.Uint32(data[8:]) != run || data[12] != b.f.Prefix {
+		return false
+	}
+	at := filterHeaderSize
+	for g, v := range b.blocks {
+		if int(binary.LittleEndian.Uint32(data[16+4*g:])) != len(v)/filterBlockBytes || len(data)-at < len(v) {
+			return false
+		}
+		at += len(v)
+	}
+	if at != len(data) {
+		return false
+	}
+	at = filterHeaderSize
+	for _, v := range b.blocks {
+		at += copy(v, data[at:])
+	}
+	return true
+}
+
 // writeFileSynced writes parts, one after the other, to path by a synced
 // temporary file renamed into place: a crash leaves the old file or the
 // new one whole, or none (a file that is not there is a run read without
@@ -355,6 +381,9 @@ func (s *Store) sweepFilters() error {
 		if ok && err == nil {
 			if _, named := s.man.Filters[uint32(run)]; named && s.man.live(uint32(run)) {
 				continue
+			}
+			if m := s.man.Merging; m != nil && m.Run == uint32(run) {
+				continue // the merge under way goes on filling it
 			}
 		}
 		if err := os.Remove(filepath.Join(s.dir, filtersDir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 
@@ -23,6 +24,10 @@ func (s *Store) ReindexPositions() error {
 	}
 	if err := s.updateManifest(func(m *manifest) {
 		m.Garbage = append(m.Garbage, m.LiveRuns...)
+		if m.Merging != nil {
+			m.Garbage = append(m.Garbage, m.Merging.Run)
+			m.Merging = nil
+		}
 		m.LiveRuns, m.RunGames, m.TailBits, m.Filters = nil, nil, nil, nil
 	}); err != nil {
 		return err
@@ -92,7 +97,7 @@ func (s *Store) ReindexPositions() error {
 	if err := w.counts.save(s.dir); err != nil {
 		return err
 	}
-	return s.mergeDue(true)
+	return s.mergeDue(true, math.MaxInt)
 }
 
 // ReindexMetadata rebuilds the metadata index from the game records: it

@@ -76,7 +76,8 @@ func (o Options) withDefaults() Options {
 
 // manifest is the store's commit record: everything up to NextGid and in
 // LiveRuns is committed; a Pending run was being written when the process
-// stopped and is cleaned away at the next write.
+// stopped and is cleaned away at the next write (a merge under way,
+// Merging, goes on instead).
 type manifest struct {
 	NextGid  uint32   `json:"next_gid"`
 	NextRun  uint32   `json:"next_run"`
@@ -119,6 +120,13 @@ type manifest struct {
 	// Epochs: which run added which games, in gid order; runs write
 	// disjoint, increasing gid ranges. One entry an import run.
 	Epochs []epoch `json:"epochs,omitempty"`
+	// Merging: a merge under way, written a part at a time by the imports
+	// that follow the one that began it (merge.go, mergeStep). Its
+	// sources stay live, and readers read them, until its last part
+	// commits. An xqdb that does not know the field drops it when it
+	// writes the manifest: the part-written run is then named nowhere
+	// (space that Compact reclaims, never an answer).
+	Merging *mergeState `json:"merging,omitempty"`
 }
 
 // epoch says which run added the games from From on (up to the next
@@ -821,6 +829,7 @@ func (s *Store) cleanDeadRuns() error {
 	}
 	err = s.updateManifest(func(m *manifest) {
 		m.Pending, m.Garbage = 0, nil
+		m.Merging = nil // its run was not live: deleted above
 		for run := range m.RunGames {
 			if !m.live(run) {
 				m.forgetRun(run)

@@ -286,19 +286,20 @@ func TestCoarseTailBlocksMerge(t *testing.T) {
 		for i, r := range tt.runs {
 			from[i] = runBits[r]
 		}
-		// Whole, and in the two halves a merge runs side by side: the
-		// same blocks.
-		mergeIn := func(halves ...int) map[uint16][]byte {
+		// Whole, in the two halves a merge runs side by side, and in the
+		// slices a merge under way writes a part at a time (never finer
+		// than the coarsest run's blocks): the same blocks.
+		mergeIn := func(parts ...keyRange) map[uint16][]byte {
 			merged := map[uint16][]byte{}
-			for _, h := range halves {
+			for _, part := range parts {
 				err := s.db.View(func(txn *badger.Txn) error {
-					_, err := mergeTails(txn, tt.runs, from, 0, 9, tt.bits, h, nil, nil, func(k, v []byte) error {
+					_, err := mergeTails(txn, tt.runs, from, 0, 9, tt.bits, part, nil, nil, func(k, v []byte) error {
 						if !bytes.HasPrefix(k, runPrefix(prefixTail, 0, 9)) {
 							t.Fatalf("merged key %x outside run 9's tail", k)
 						}
 						b := binary.BigEndian.Uint16(k[len(k)-2:])
-						if h >= 0 && int(b>>(tt.bits-1)) != h {
-							t.Fatalf("half %d wrote block %d of %d bits", h, b, tt.bits)
+						if !part.holds(uint64(b) << (64 - tt.bits)) {
+							t.Fatalf("part %x–%x wrote block %d of %d bits", part.lo, part.hi, b, tt.bits)
 						}
 						if merged[b] != nil {
 							t.Fatalf("block %d written twice", b)
@@ -314,9 +315,19 @@ func TestCoarseTailBlocksMerge(t *testing.T) {
 			}
 			return merged
 		}
-		merged := mergeIn(-1)
-		if halves := mergeIn(0, 1); !maps.EqualFunc(merged, halves, bytes.Equal) {
+		merged := mergeIn(keyRange{end: true})
+		if halves := mergeIn(keyRange{hi: 1 << 63}, keyRange{lo: 1 << 63, end: true}); !maps.EqualFunc(merged, halves, bytes.Equal) {
 			t.Fatalf("runs %v at %d bits: merged in halves, %d blocks differ from merged whole", tt.runs, tt.bits, len(merged)-len(halves))
+		}
+		grid := slices.Min(from)
+		var parts []keyRange // of 3, 1 and 5 slices of the coarsest run's blocks
+		for u, i := 0, 0; u < 1<<grid; i++ {
+			next := min(1<<grid, u+[]int{3, 1, 5}[i%3])
+			parts = append(parts, keyRange{lo: uint64(u) << (64 - grid), hi: uint64(next) << (64 - grid), end: next == 1<<grid})
+			u = next
+		}
+		if inParts := mergeIn(parts...); !maps.EqualFunc(merged, inParts, bytes.Equal) {
+			t.Fatalf("runs %v at %d bits: merged in %d parts, %d blocks differ from merged whole", tt.runs, tt.bits, len(parts), len(merged)-len(inParts))
 		}
 		if len(merged) > 1<<tt.bits {
 			t.Fatalf("%d merged blocks at %d bits", len(merged), tt.bits)

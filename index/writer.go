@@ -864,7 +864,7 @@ func (w *Writer) Close() error {
 	// Merging runs rewrites them beside the old ones: only with room for a
 	// copy of the store.
 	if err == nil && mergeFrom(w.s.man.LiveRuns, w.s.man.RunGames, w.s.opts.MaxRuns) < len(w.s.man.LiveRuns) && w.s.roomFor(allocatedBytes(filepath.Join(w.s.dir, "badger"))) {
-		err = w.s.mergeDue(large)
+		err = w.s.mergeDue(large, w.added)
 	}
 	if err == nil {
 		err = w.s.sweepFilters() // of the runs merged away

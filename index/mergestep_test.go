@@ -1,0 +1,230 @@
+package index
+
+import (
+	"bytes"
+	"os"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/xqdb/xqdb/engine"
+	"github.com/xqdb/xqdb/engine/games"
+)
+
+// partsStore builds in dir a store of 200 games and three imports of 6
+// more: one large run and three small ones beside it, with filters, that
+// no merge takes yet (a tier merges four).
+func partsStore(t *testing.T, dir string, gs []*Game) *Store {
+	t.Helper()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	importGames(t, s, gs[:200])
+	for from := 200; from < len(gs); from += 6 {
+		importGames(t, s, gs[from:from+6])
+	}
+	if len(s.man.LiveRuns) != 4 || s.man.Merging != nil || len(s.man.Filters) != 3 {
+		t.Fatalf("live runs %v, filters %v, merging %+v: want a large run and three with filters", s.man.LiveRuns, s.man.Filters, s.man.Merging)
+	}
+	return s
+}
+
+// runValues returns every value of run (stats values, heads, tail
+// blocks), by key.
+func runValues(t *testing.T, s *Store, run uint32) map[string][]byte {
+	t.Helper()
+	out := map[string][]byte{}
+	err := s.db.View(func(txn *badger.Txn) error {
+		for _, kind := range []byte{prefixStats, prefixHead, prefixTail} {
+			p := kindPrefix(kind, run)
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
+			for it.Rewind(); it.Valid(); it.Next() {
+				v, err := it.Item().ValueCopy(nil)
+				if err != nil {
+					it.Close()
+					return err
+				}
+				out[string(it.Item().KeyCopy(nil))] = v
+			}
+			it.Close()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestMergeInPartsWritesWhatAWholeMergeWrites: a merge written a part at a
+// time, by several sessions, one part of it twice (as after a crash
+// between its values and the manifest), leaves the same run as the same
+// merge written whole: the same values, filter file and manifest; and
+// until its last part the store answers from the sources.
+func TestMergeInPartsWritesWhatAWholeMergeWrites(t *testing.T) {
+	defer func(n int) { smallMergeGames = n }(smallMergeGames)
+	smallMergeGames = 12 // the 18 games merged below go in parts
+	gs := randomGames(t, 218)
+	whole := partsStore(t, t.TempDir(), gs)
+	defer whole.Close()
+	sources := slices.Clone(whole.man.LiveRuns[1:])
+	if err := whole.merge(sources, false); err != nil {
+		t.Fatal(err)
+	}
+	run := whole.man.LiveRuns[1]
+
+	dir := t.TempDir()
+	s := partsStore(t, dir, gs)
+	defer func() { s.Close() }()
+	// Positions to ask about: every one of the merged games.
+	var positions []engine.Position
+	for _, g := range gs[200:] {
+		p, _ := games.New(engine.Xiangqi, "")
+		positions = append(positions, p.Clone())
+		for _, m := range g.Moves {
+			p.Make(m)
+			positions = append(positions, p.Clone())
+		}
+	}
+	answers := func() []*PositionStats {
+		var out []*PositionStats
+		for _, p := range positions {
+			st, err := s.Position(engine.Xiangqi, p, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, st)
+		}
+		return out
+	}
+	before := answers()
+	if err := s.startMerge(sources); err != nil {
+		t.Fatal(err)
+	}
+	if s.man.Merging.Run != run {
+		t.Fatalf("merging into run %d, the whole merge wrote %d", s.man.Merging.Run, run)
+	}
+	parts := 0
+	for s.man.Merging != nil {
+		done := s.man.Merging.Done
+		if err := s.mergeStep(1, false); err != nil { // a part of a mergeFanIn-th
+			t.Fatal(err)
+		}
+		parts++
+		if parts == 2 {
+			// The manifest did not get the part: it is written again.
+			if err := s.updateManifest(func(m *manifest) { m.Merging.Done = done }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if s.man.Merging == nil {
+			break
+		}
+		if got := answers(); !reflect.DeepEqual(got, before) {
+			t.Fatalf("after part %d (done %v), the answers changed", parts, s.man.Merging.Done)
+		}
+		// The next part in another session.
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		var err error
+		if s, err = Open(dir, Options{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if parts != mergeFanIn+1 {
+		t.Fatalf("merged in %d parts, want %d (one written twice)", parts, mergeFanIn+1)
+	}
+	if got := answers(); !reflect.DeepEqual(got, before) {
+		t.Fatal("the merged run answers otherwise than its sources")
+	}
+	if got, want := runValues(t, s, run), runValues(t, whole, run); !reflect.DeepEqual(got, want) {
+		t.Fatalf("run %d merged in parts: %d values, whole: %d, or they differ", run, len(got), len(want))
+	}
+	got, err := os.ReadFile(filterPath(dir, run))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filterPath(whole.dir, run))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("the filter merged in parts differs from the whole merge's")
+	}
+	for _, f := range []func(m *manifest) any{
+		func(m *manifest) any { return m.LiveRuns },
+		func(m *manifest) any { return m.Garbage },
+		func(m *manifest) any { return m.RunGames },
+		func(m *manifest) any { return m.TailBits },
+		func(m *manifest) any { return m.Filters },
+	} {
+		if got, want := f(&s.man), f(&whole.man); !reflect.DeepEqual(got, want) {
+			t.Fatalf("manifest after the merge in parts %v, whole %v", got, want)
+		}
+	}
+}
+
+// TestImportsWriteAMergeInPartsAndADeletionEndsIt: the import that begins a tier
+// merge and those after it write its parts, a mergeFanIn-th of it each at
+// least, and a deletion finishes it first (the deletion then rewrites the
+// merged run).
+func TestImportsWriteAMergeInPartsAndADeletionEndsIt(t *testing.T) {
+	defer func(n int) { smallMergeGames = n }(smallMergeGames)
+	smallMergeGames = 12
+	gs := randomGames(t, 236)
+	s := partsStore(t, t.TempDir(), gs[:218])
+	defer s.Close()
+	importGames(t, s, gs[218:224]) // the fourth small run: a tier merge begins
+	if s.man.Merging == nil {
+		t.Fatal("no merge under way after the fourth small run")
+	}
+	st := *s.man.Merging
+	if quarter := 1 << (st.Grid - 1) / mergeFanIn; len(st.Sources) != 4 || st.Done != [2]int{quarter, quarter} {
+		t.Fatalf("merging %+v after the fourth small run: want a quarter of four runs", st)
+	}
+	importGames(t, s, gs[224:230])
+	if s.man.Merging == nil || s.man.Merging.Done[0] != 2*st.Done[0] {
+		t.Fatalf("merging %+v after the next import: want half", s.man.Merging)
+	}
+	merged := s.man.Merging.Run
+	// A deletion of a game the merging runs hold finishes the merge first.
+	const at = 222 // in the third small run
+	gid := uint32(at + 1)
+	listed := func() int {
+		n := 0
+		p, _ := games.New(engine.Xiangqi, "")
+		for _, m := range gs[at].Moves {
+			p.Make(m)
+			st, err := s.Position(engine.Xiangqi, p, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, h := range st.Games {
+				if h.Gid == gid {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	if listed() == 0 {
+		t.Fatalf("game %d is not listed at its positions", gid)
+	}
+	if err := s.Delete([]uint32{gid}); err != nil {
+		t.Fatal(err)
+	}
+	if s.man.Merging != nil || !s.man.live(merged) {
+		t.Fatalf("after a deletion: merging %+v, live runs %v", s.man.Merging, s.man.LiveRuns)
+	}
+	if n := listed(); n > 0 {
+		t.Fatalf("the deleted game %d is listed at %d positions", gid, n)
+	}
+	rep, err := s.Check()
+	if err != nil || len(rep.Problems) > 0 {
+		t.Fatalf("check: %v %v", rep, err)
+	}
+}
