@@ -89,7 +89,8 @@ func mergeFrom(live []uint32, sizes map[uint32]uint32, maxRuns int) int {
 // it is finished at once.
 // A small write (Options.DeferCompaction) leaves a merge of more than
 // smallMergeGames games, and the parts of one under way, to a larger
-// write while fewer than twice MaxRuns runs are live (mergeDeferred).
+// write while fewer than twice MaxRuns runs are live (mergeDeferred); so
+// does a budget of 0 leave the parts.
 func (s *Store) mergeDue(dropNow bool, budget int) error {
 	runs := len(s.man.LiveRuns)
 	if st := s.man.Merging; st != nil {
@@ -99,8 +100,8 @@ func (s *Store) mergeDue(dropNow bool, budget int) error {
 		budget = math.MaxInt
 	}
 	for {
-		if s.man.Merging != nil {
-			if s.mergeDeferred(s.man.Merging.Sources) {
+		if st := s.man.Merging; st != nil {
+			if s.mergeDeferred(st.Sources) || budget == 0 && s.man.gamesOf(st.Sources) > smallMergeGames {
 				return nil
 			}
 			if err := s.mergeStep(budget, dropNow); err != nil {
