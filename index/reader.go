@@ -236,7 +236,8 @@ func (s *Store) statsOf(game engine.Game, key uint64, allGames bool) (*statsValu
 		}
 		// One point read per live run: Badger's bloom filters answer most
 		// of them (a position is popular in few runs) without a block.
-		for _, run := range s.man.LiveRuns {
+		var runBuf [16]uint32
+		for _, run := range s.man.statsRuns(key, runBuf[:0]) {
 			if heads {
 				h, err := readHead(txn, game, run, key)
 				if err != nil {
@@ -317,7 +318,8 @@ func (s *Store) NewestGames(game engine.Game, pos engine.Position, n int) (hits 
 		if popular, err := s.mayHaveStats(txn, game, key); err != nil || !popular {
 			return err
 		}
-		for _, run := range s.man.LiveRuns {
+		var runBuf [16]uint32
+		for _, run := range s.man.statsRuns(key, runBuf[:0]) {
 			h, err := readHead(txn, game, run, key)
 			if err != nil {
 				return err
