@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -334,6 +335,14 @@ func FuzzOpenFilter(f *testing.F) {
 		}
 		if err := os.WriteFile(filterPath(dir, 5), data, 0o644); err != nil {
 			t.Fatal(err)
+		}
+		// A merge under way reads back the filter it wrote of its parts.
+		rb := newFilterBuilder([4]int{3, 0, 2}, int(prefix))
+		if rb.reload(dir, 5) {
+			if !bytes.Equal(data[filterHeaderSize:], slices.Concat(rb.blocks[:]...)) {
+				t.Fatal("reloaded filter blocks differ from the file's")
+			}
+			rb.add(0, key)
 		}
 		lf := openFilter(dir, 5, runFilter{Prefix: prefix})
 		if lf == nil {
