@@ -92,11 +92,11 @@ func mergeFrom(live []uint32, sizes map[uint32]uint32, maxRuns int) int {
 // write while fewer than twice MaxRuns runs are live (mergeDeferred); so
 // does a budget of 0 leave the parts.
 func (s *Store) mergeDue(dropNow bool, budget int) error {
-	runs := len(s.man.LiveRuns)
+	live := len(s.man.LiveRuns)
 	if st := s.man.Merging; st != nil {
-		runs -= len(st.Sources) - 1
+		live -= len(st.Sources) - 1
 	}
-	if dropNow || runs >= s.opts.MaxRuns {
+	if dropNow || live >= s.opts.MaxRuns {
 		budget = math.MaxInt
 	}
 	for {

@@ -123,9 +123,9 @@ type manifest struct {
 	// Merging: a merge under way, written a part at a time by the imports
 	// that follow the one that began it (merge.go, mergeStep). Its
 	// sources stay live until its last part commits; readers read its run
-	// for the stats values it has merged (statsRuns). An xqdb that does not know the field drops it when it
-	// writes the manifest: the part-written run is then named nowhere
-	// (space that Compact reclaims, never an answer).
+	// for the stats values it has merged (statsRuns). An xqdb that does
+	// not know the field drops it when it writes the manifest: the
+	// part-written run is then named nowhere (space, never an answer).
 	Merging *mergeState `json:"merging,omitempty"`
 }
 
