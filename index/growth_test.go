@@ -278,7 +278,8 @@ func TestSmallImportsDeferCompaction(t *testing.T) {
 // compactors began or not, so the small writes after it do not inherit it
 // (issue 18: a growth import shorter than the compactors' random start
 // left ten imports' tables to a 100-game one); below the bound it opens
-// Badger once and leaves level 0 to them.
+// Badger once and leaves level 0 to them, from one table past the bound
+// (the table its own Close leaves is the next larger write's to compact).
 func TestLargerWriteCompactsFullLevelZero(t *testing.T) {
 	bound := badgerOptions(t.TempDir(), false).NumLevelZeroTables
 	gs := randomGames(t, 4*bound+8)
@@ -319,6 +320,11 @@ func TestLargerWriteCompactsFullLevelZero(t *testing.T) {
 	}
 	if after != before+1 {
 		t.Fatalf("a larger write below the bound left %d level-0 tables after %d", after, before)
+	}
+	// The table its Close left took level 0 to the bound: its compactors
+	// must not have begun on it inside that Close.
+	if got := s.db.Opts().NumLevelZeroTables; got != bound+1 {
+		t.Fatalf("a larger write below the bound lets its compactors compact level 0 at %d tables, want %d", got, bound+1)
 	}
 	before, after, s = session(larger, 2)
 	if !s.reopened || !s.db.Opts().CompactL0OnClose {
