@@ -249,3 +249,52 @@ func TestImportsWriteAMergeInPartsAndADeletionEndsIt(t *testing.T) {
 		t.Fatalf("check: %v %v", rep, err)
 	}
 }
+
+// TestReadsBesideAMergeInParts: readers that share the Store with the
+// writer (xqdb serve) read while imports write a merge's parts and commit
+// it (go test -race watches the manifest they share).
+func TestReadsBesideAMergeInParts(t *testing.T) {
+	defer func(n int) { smallMergeGames = n }(smallMergeGames)
+	smallMergeGames = 12
+	gs := randomGames(t, 242)
+	s := partsStore(t, t.TempDir(), gs[:218])
+	defer s.Close()
+	stop := make(chan struct{})
+	done := make(chan error, 1)
+	go func() {
+		p, _ := games.New(engine.Xiangqi, "")
+		for _, m := range gs[0].Moves[:min(4, len(gs[0].Moves))] {
+			p.Make(m)
+		}
+		for {
+			select {
+			case <-stop:
+				done <- nil
+				return
+			default:
+			}
+			if err := s.Read(func() error {
+				if _, err := s.Position(engine.Xiangqi, p, true); err != nil {
+					return err
+				}
+				_, _, _, err := s.NewestGames(engine.Xiangqi, p, 3)
+				return err
+			}); err != nil {
+				done <- err
+				return
+			}
+		}
+	}()
+	merged := false
+	for from := 218; from < len(gs); from += 6 {
+		importGames(t, s, gs[from:from+6])
+		merged = merged || s.man.Merging != nil
+	}
+	close(stop)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if !merged {
+		t.Fatal("no merge was under way: the test reads beside none")
+	}
+}
