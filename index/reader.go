@@ -234,8 +234,10 @@ func (s *Store) statsOf(game engine.Game, key uint64, allGames bool) (*statsValu
 		if popular, err := s.mayHaveStats(txn, game, key); err != nil || !popular {
 			return err
 		}
-		// One point read per live run: Badger's bloom filters answer most
-		// of them (a position is popular in few runs) without a block.
+		// One point read per live run (statsRuns: a merge under way stands
+		// in for its sources where it has merged key): Badger's bloom
+		// filters answer most of them (a position is popular in few runs)
+		// without a block.
 		var runBuf [16]uint32
 		for _, run := range s.man.statsRuns(key, runBuf[:0]) {
 			if heads {
