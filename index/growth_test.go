@@ -65,8 +65,7 @@ func TestMergeFrom(t *testing.T) {
 func TestManySmallImportsAnswerAsOne(t *testing.T) {
 	// Small writes (DeferCompaction) leave merges of more than this many
 	// games to larger ones: the deferred case below defers some.
-	defer func(n int) { smallMergeGames = n }(smallMergeGames)
-	smallMergeGames = 12
+	setSmallMergeGames(t, 12)
 	gs := randomGames(t, 160)
 	build := func(opts Options, sizes []int) *Store {
 		s, err := Open(t.TempDir(), opts)
@@ -352,8 +351,7 @@ func TestLargerWriteCompactsFullLevelZero(t *testing.T) {
 // import merges what they left (issue 18: a tier merge of 34,000 games
 // fell on an import of 100).
 func TestSmallImportsDeferLargeMerges(t *testing.T) {
-	defer func(n int) { smallMergeGames = n }(smallMergeGames)
-	smallMergeGames = 12
+	setSmallMergeGames(t, 12)
 	gs := randomGames(t, 150)
 	dir := t.TempDir()
 	small := Options{RunGames: 8, PromoteAt: 3, MaxRuns: 4, DeferCompaction: true}

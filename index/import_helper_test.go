@@ -24,3 +24,11 @@ func importGames(t testing.TB, s *Store, gs []*Game) (w *Writer, dups int) {
 	}
 	return w, dups
 }
+
+// setSmallMergeGames sets smallMergeGames to n for the test: merges of
+// more games are then left by small writes, and written in parts.
+func setSmallMergeGames(t testing.TB, n int) {
+	old := smallMergeGames
+	smallMergeGames = n
+	t.Cleanup(func() { smallMergeGames = old })
+}

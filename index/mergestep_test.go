@@ -66,8 +66,7 @@ func runValues(t *testing.T, s *Store, run uint32) map[string][]byte {
 // while it is under way the store answers as before it (the merged run
 // standing in for its sources' stats values where it has them).
 func TestMergeInPartsWritesWhatAWholeMergeWrites(t *testing.T) {
-	defer func(n int) { smallMergeGames = n }(smallMergeGames)
-	smallMergeGames = 12 // the 18 games merged below go in parts
+	setSmallMergeGames(t, 12) // the 18 games merged below go in parts
 	gs := randomGames(t, 218)
 	whole := partsStore(t, t.TempDir(), gs)
 	defer whole.Close()
@@ -188,8 +187,7 @@ func TestMergeInPartsWritesWhatAWholeMergeWrites(t *testing.T) {
 // each at least, but for a share of nothing; a deletion finishes it first
 // (the deletion then rewrites the merged run).
 func TestImportsWriteAMergeInPartsAndADeletionEndsIt(t *testing.T) {
-	defer func(n int) { smallMergeGames = n }(smallMergeGames)
-	smallMergeGames = 12
+	setSmallMergeGames(t, 12)
 	gs := randomGames(t, 226)
 	s := partsStore(t, t.TempDir(), gs[:218])
 	defer s.Close()
@@ -254,8 +252,7 @@ func TestImportsWriteAMergeInPartsAndADeletionEndsIt(t *testing.T) {
 // writer (xqdb serve) read while imports write a merge's parts and commit
 // it (go test -race watches the manifest they share).
 func TestReadsBesideAMergeInParts(t *testing.T) {
-	defer func(n int) { smallMergeGames = n }(smallMergeGames)
-	smallMergeGames = 12
+	setSmallMergeGames(t, 12)
 	gs := randomGames(t, 242)
 	s := partsStore(t, t.TempDir(), gs[:218])
 	defer s.Close()
