@@ -106,19 +106,29 @@ func (b *filterBuilder) knownBits(known int) { b.f.Known = min(b.f.Known, uint8(
 // merged posting keeps at least the bits its source block kept, up to
 // bits and the widest fingerprint.
 func mergedFilter(m *manifest, runs []uint32, bits int) *filterBuilder {
+	if !allFiltered(m, runs) {
+		return nil
+	}
 	var keys [4]int
 	prefix := bits + maxTailWidth
 	for _, r := range runs {
-		f, ok := m.Filters[r]
-		if !ok {
-			return nil
-		}
+		f := m.Filters[r]
 		for g, k := range f.Keys {
 			keys[g] += int(k)
 		}
 		prefix = min(prefix, int(f.Known))
 	}
 	return newFilterBuilder(keys, prefix)
+}
+
+// allFiltered reports whether every one of runs has a filter.
+func allFiltered(m *manifest, runs []uint32) bool {
+	for _, r := range runs {
+		if _, ok := m.Filters[r]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // filterHash mixes the top prefix bits of key (splitmix64's finalizer).

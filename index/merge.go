@@ -267,7 +267,7 @@ func (s *Store) startMerge(runs []uint32) error {
 		Bits:    bits,
 		Grid:    min(mergeGridBits, bits, slices.Min(from)),
 		Known:   [2]int{64, 64},
-		Filter:  total != math.MaxInt && filterWanted(total, int(s.man.NextGid)-1) && mergedFilter(&s.man, runs, bits) != nil,
+		Filter:  total != math.MaxInt && filterWanted(total, int(s.man.NextGid)-1) && allFiltered(&s.man, runs),
 	}
 	return s.updateManifest(func(m *manifest) { m.NextRun++; m.Merging = st })
 }
