@@ -158,7 +158,22 @@ func (s *Store) Summary() (*Summary, error) {
 	for k, v := range usage {
 		out.Entries[k] = v
 	}
+	out.Entries["runs"] = s.runLayout()
 	return out, nil
+}
+
+// runLayout is how the position index stands between imports (issue 18):
+// the runs a lookup reads, a merge of some of them under way (its key
+// slices written so far) and the runs merges replaced, which the next
+// imports delete.
+func (s *Store) runLayout() map[string]any {
+	s.manMu.Lock()
+	defer s.manMu.Unlock()
+	out := map[string]any{"live": len(s.man.LiveRuns), "awaiting_deletion": len(s.man.Garbage)}
+	if st := s.man.Merging; st != nil {
+		out["merging"] = map[string]any{"runs": len(st.Sources), "slices": 1 << st.Grid, "slices_done": st.Done[0] + st.Done[1]}
+	}
+	return out
 }
 
 var _ DB = (*Store)(nil)

@@ -209,6 +209,16 @@ func TestImportsWriteAMergeInPartsAndADeletionEndsIt(t *testing.T) {
 	if s.man.Merging == nil || s.man.Merging.Done[0] != 2*st.Done[0] {
 		t.Fatalf("merging %+v after the next import: want half", s.man.Merging)
 	}
+	// xqdb stats says so.
+	sum, err := s.Summary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantRuns := map[string]any{"live": len(s.man.LiveRuns), "awaiting_deletion": len(s.man.Garbage),
+		"merging": map[string]any{"runs": 4, "slices": 1 << st.Grid, "slices_done": 1 << (st.Grid - 1)}}
+	if got := sum.Entries["runs"]; !reflect.DeepEqual(got, wantRuns) {
+		t.Fatalf("stats' runs: %v, want %v", got, wantRuns)
+	}
 	merged := s.man.Merging.Run
 	// A deletion of a game the merging runs hold finishes the merge first.
 	const at = 222 // in the third small run

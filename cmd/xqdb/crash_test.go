@@ -267,7 +267,7 @@ func TestGrowthImportsSurviveKill(t *testing.T) {
 	t.Run("small imports", func(t *testing.T) {
 		dir := t.TempDir()
 		db := filepath.Join(dir, "db")
-		importKilled(t, db, fixtureSlices(t, dir, 600, 300), "--run-games", "100")
+		_ = importKilled(t, db, fixtureSlices(t, dir, 600, 300), "--run-games", "100")
 		sameAsUninterrupted(t, db)
 	})
 	t.Run("larger imports", func(t *testing.T) {
@@ -289,7 +289,9 @@ func TestGrowthImportsSurviveKill(t *testing.T) {
 			files = append(files, name)
 		}
 		db := filepath.Join(dir, "db")
-		importKilled(t, db, files)
+		if n := importKilled(t, db, files); n == 0 {
+			t.Fatal("no import left a merge under way: the test no longer kills merges written in parts")
+		}
 		want := filepath.Join(dir, "uninterrupted")
 		if code, _, stderr := runCLI(t, append([]string{"import", "--db", want, "--progress", "never"}, files...)...); code != exitOK {
 			t.Fatalf("uninterrupted import: exit %d: %s", code, firstLines(stderr))
@@ -302,8 +304,9 @@ func TestGrowthImportsSurviveKill(t *testing.T) {
 // importKilled imports each file into db with args, killing each import but
 // the first twice at random moments before it runs to its end; reads work
 // after each kill, the rerun finds no duplicates (the games a killed
-// import saved are "already saved"), and `check` passes after it.
-func importKilled(t *testing.T, db string, files []string, args ...string) {
+// import saved are "already saved"), and `check` passes after it. It
+// returns how many imports left a merge under way.
+func importKilled(t *testing.T, db string, files []string, args ...string) (merging int) {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 2))
 	saved, killed, window := 0, 0, 300
@@ -344,8 +347,30 @@ func importKilled(t *testing.T, db string, files []string, args ...string) {
 			t.Fatalf("check after %s: exit %d:\n%s%s", filepath.Base(file), code, firstLines(out), firstLines(stderr))
 		}
 		saved = readableGames(t, db)
+		if mergeUnderWay(t, db) {
+			merging++
+		}
 	}
-	t.Logf("%d imports killed while they ran", killed)
+	t.Logf("%d imports killed while they ran; %d left a merge under way", killed, merging)
+	return merging
+}
+
+// mergeUnderWay reports whether xqdb stats says a merge of runs is under
+// way in db.
+func mergeUnderWay(t *testing.T, db string) bool {
+	t.Helper()
+	code, out, stderr := xqdbProc(t, "stats", "--db", db, "--json")
+	var st struct {
+		Entries struct {
+			Runs struct {
+				Merging *struct{ Runs int } `json:"merging"`
+			} `json:"runs"`
+		} `json:"entries"`
+	}
+	if code != exitOK || json.Unmarshal([]byte(out), &st) != nil {
+		t.Fatalf("stats: exit %d: %s", code, firstLines(stderr))
+	}
+	return st.Entries.Runs.Merging != nil
 }
 
 // fixtureSlices writes the CCPD fixture's records to files in dir, the

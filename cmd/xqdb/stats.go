@@ -52,5 +52,28 @@ func printStats(c *cli.Context, dir string, out statsJSON) error {
 		fmt.Fprintf(w, ", %.0f bytes a game", float64(out.Bytes)/float64(out.Games))
 	}
 	fmt.Fprintln(w)
+	if runs, ok := out.Entries["runs"].(map[string]any); ok {
+		fmt.Fprintf(w, "position index: %d runs", count(runs["live"]))
+		if m, ok := runs["merging"].(map[string]any); ok {
+			fmt.Fprintf(w, ", a merge of %d of them under way (%d%% written; the next imports go on with it)",
+				count(m["runs"]), 100*count(m["slices_done"])/max(1, count(m["slices"])))
+		}
+		if n := count(runs["awaiting_deletion"]); n > 0 {
+			fmt.Fprintf(w, ", %d merged away awaiting deletion", n)
+		}
+		fmt.Fprintln(w)
+	}
 	return nil
+}
+
+// count reads a count of stats' entries: an int from the store, a float64
+// from a server's JSON.
+func count(v any) int {
+	switch n := v.(type) {
+	case int:
+		return n
+	case float64:
+		return int(n)
+	}
+	return 0
 }
