@@ -53,7 +53,8 @@ func printStats(c *cli.Context, dir string, out statsJSON) error {
 	}
 	fmt.Fprintln(w)
 	if runs, ok := out.Entries["runs"].(map[string]any); ok {
-		fmt.Fprintf(w, "position index: %d runs", count(runs["live"]))
+		n := count(runs["live"])
+		fmt.Fprintf(w, "position index: %d run%s", n, map[bool]string{true: "s"}[n != 1])
 		if m, ok := runs["merging"].(map[string]any); ok {
 			fmt.Fprintf(w, ", a merge of %d of them under way (%d%% written; the next imports go on with it)",
 				count(m["runs"]), 100*count(m["slices_done"])/max(1, count(m["slices"])))
