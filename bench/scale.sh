@@ -8,7 +8,10 @@
 #   1. N games in one import into a new database;
 #   2. 100 games into it, the first import after the large one;
 #   3. 1,000 positions sampled from it, and a copy of it kept;
-#   4. ten imports of 10,000 games each into it, one by one;
+#   4. ten imports of 10,000 games each into it, one by one (GROWTH of
+#      them: the issue's ten by default; more show what follows the ten,
+#      where tier merges of 150,000 games and Badger's compactions into
+#      the levels below come);
 #   5. 100 games again; then tree and game-list latency at the sampled
 #      positions on the copy (before) and on the store (after), ROUNDS
 #      times alternating (default 5): one pass of 1,000 lookups moves by
@@ -18,24 +21,25 @@
 #      <= 0.5 s every time" over a stream, not once), and how many of them
 #      took longer;
 #   7. 10,000 games into an empty database, for comparison: once before
-#      each of the ten growth imports, the median.
+#      each of the growth imports, the median.
 # Each import prints wall time, CPU-seconds (user + system: the machine may
 # be shared) and peak memory (/usr/bin/time). No peer: SCID's import is
 # timed by bench/import.sh on real games.
-#   [SMALL=72] [ROUNDS=5] bench/scale.sh [N]
+#   [SMALL=72] [ROUNDS=5] [GROWTH=10] bench/scale.sh [N]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000000}
 k=10000
 small=${SMALL:-72}
 rounds=${ROUNDS:-5}
+growth=${GROWTH:-10}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/xqdb" ./cmd/xqdb
 go build -o "$tmp/randgames" ./bench/randgames
 go build -o "$tmp/sample" ./bench/sample
 "$tmp/randgames" -n "$n" -seed 1 >"$tmp/all.pgn"
-for i in $(seq 1 10); do "$tmp/randgames" -n $k -seed $((100 + i)) >"$tmp/add$i.pgn"; done
+for i in $(seq 1 "$growth"); do "$tmp/randgames" -n $k -seed $((100 + i)) >"$tmp/add$i.pgn"; done
 "$tmp/randgames" -n $k -seed 99 >"$tmp/empty.pgn"
 "$tmp/randgames" -n 100 -seed 2 >"$tmp/more1.pgn"
 "$tmp/randgames" -n 100 -seed 3 >"$tmp/more2.pgn"
@@ -81,7 +85,7 @@ cp -r "$tmp/db1" "$tmp/before"
 # the run instead, the three empty imports once waited on the disk (1.21–
 # 1.29 s wall for 1.4–1.6 CPU-seconds, against 0.74–0.84 s the run
 # before), which flattered every ratio.
-for i in $(seq 1 10); do
+for i in $(seq 1 "$growth"); do
   run "$k into an empty database ($i)" "$tmp/empty$i" "$tmp/empty.pgn"
   cat "$tmp/last" >>"$tmp/emptywall"
   cat "$tmp/lastcpu" >>"$tmp/emptycpu"
@@ -97,7 +101,7 @@ for r in $(seq 1 "$rounds"); do
 done
 medians "$tmp/lat.before" >"$tmp/med.before"
 medians "$tmp/lat.after" >"$tmp/med.after"
-echo "latency at $(wc -l <"$tmp/positions.tsv") sampled positions, medians of $rounds rounds alternating the store before the ten imports and after them, p50 / p90 / p99 (target: after within 20% of before):"
+echo "latency at $(wc -l <"$tmp/positions.tsv") sampled positions, medians of $rounds rounds alternating the store before the $growth imports and after them, p50 / p90 / p99 (target: after within 20% of before):"
 paste -d' ' "$tmp/med.before" "$tmp/med.after" | while read -r cmd b50 b90 b99 _ a50 a90 a99; do
   printf "  %-5s before %.2f / %.2f / %.2f ms, after %.2f / %.2f / %.2f ms: %+.0f%% / %+.0f%% / %+.0f%%\n" "$cmd" \
     "$b50" "$b90" "$b99" "$a50" "$a90" "$a99" \
@@ -113,12 +117,12 @@ if [ "$small" -gt 0 ]; then
     "$(sort -g "$tmp/small" | sed -n "$(( (small + 1) / 2 ))p")" "$(sort -g "$tmp/small" | tail -1)" "$(awk '$1 > 0.5' "$tmp/small" | wc -l)"
 fi
 "$tmp/xqdb" stats --db "$tmp/db1"
-# The median of the ten empty imports: one run of a second moves by up to
+# The median of the empty imports: one run of a second moves by up to
 # 30% on this machine, and every ratio below is divided by it.
 median() { sort -g "$1" | awk '{v[NR] = $1} END {print (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2}'; }
 base=$(median "$tmp/emptywall")
 basecpu=$(median "$tmp/emptycpu")
-printf "the empty-database import, median of 10: %.2f s, %.2f CPU-s (each run just before a growth import)\n" "$base" "$basecpu"
+printf "the empty-database import, median of %d: %.2f s, %.2f CPU-s (each run just before a growth import)\n" "$growth" "$base" "$basecpu"
 printf "growth imports against the empty-database import (target each <= 1.5x), wall: %s\n" \
   "$(while read -r s; do printf "%.2fx " "$(echo "$s / $base" | bc -l)"; done <"$tmp/growth")"
 # On a shared machine wall time follows the load; CPU-seconds follow the work.
