@@ -2,6 +2,8 @@ package index
 
 import (
 	"bytes"
+	"encoding/binary"
+	"maps"
 	"os"
 	"reflect"
 	"slices"
@@ -304,4 +306,111 @@ func TestReadsBesideAMergeInParts(t *testing.T) {
 	if !merged {
 		t.Fatal("no merge was under way: the test reads beside none")
 	}
+}
+
+// TestLargeGarbageRunsAreDeletedInParts: a garbage run larger than an
+// import's share of the deletions is deleted a slice of its position keys
+// at a time, not left until garbage reaches a quarter of the store (and
+// what a share leaves after whole runs goes to a part of the next). Each
+// part deletes exactly the values of its slices (tail blocks by their
+// buckets, however coarse), nothing of any other run; its progress
+// survives a reopen, and a part written again deletes nothing more.
+func TestLargeGarbageRunsAreDeletedInParts(t *testing.T) {
+	dir := t.TempDir()
+	// Positions of two games get stats values: many keys of each kind.
+	opts := Options{PromoteAt: 2}
+	s, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gs := randomGames(t, 218)
+	importGames(t, s, gs[:200])
+	for from := 200; from < len(gs); from += 6 {
+		importGames(t, s, gs[from:from+6])
+	}
+	if err := s.merge(slices.Clone(s.man.LiveRuns), false); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.man.Garbage) != 4 || len(s.man.LiveRuns) != 1 {
+		t.Fatalf("after the merge: garbage %v, live %v", s.man.Garbage, s.man.LiveRuns)
+	}
+	merged := s.man.LiveRuns[0]
+	mergedValues := runValues(t, s, merged)
+	// slice is the slice of a value's key: the top bits of its position
+	// key, or of a tail block's bucket.
+	slice := func(run uint32, k []byte) int {
+		if keyKind(k) == prefixTail {
+			return int(binary.BigEndian.Uint16(k[tailKeyLen-2:])) >> (s.man.tailBits(run) - minTailBits)
+		}
+		return int(keyPosition(k) >> (64 - minTailBits))
+	}
+	nextBegun := false
+	for len(s.man.Garbage) > 0 {
+		run := s.man.Garbage[0]
+		games := int(s.man.RunGames[run])
+		before := runValues(t, s, run)
+		if len(before) == 0 {
+			t.Fatalf("garbage run %d has no values", run)
+		}
+		// A third of the run an import, then the rest after a reopen.
+		budget := max(1, games/3)
+		for parts := 0; slices.Contains(s.man.Garbage, run); parts++ {
+			if parts > garbageSlices {
+				t.Fatalf("run %d of %d games: not deleted in %d parts of %d games", run, games, parts, budget)
+			}
+			from := s.man.garbageSlicesDone(run)
+			if err := s.dropGarbageRuns(budget); err != nil {
+				t.Fatal(err)
+			}
+			done := s.man.garbageSlicesDone(run)
+			if slices.Contains(s.man.Garbage, run) && done <= from {
+				t.Fatalf("run %d: a part left %d slices deleted, %d before", run, done, from)
+			}
+			if !slices.Contains(s.man.Garbage, run) {
+				done = garbageSlices
+			}
+			left := runValues(t, s, run)
+			for k := range before {
+				if _, kept := left[k]; kept != (slice(run, []byte(k)) >= done) {
+					t.Fatalf("run %d, %d slices deleted: value %x (slice %d) kept %v", run, done, k, slice(run, []byte(k)), kept)
+				}
+			}
+			if done == garbageSlices {
+				break
+			}
+			// Written again, after a stop before its manifest: nothing more.
+			if err := s.updateManifest(func(m *manifest) { m.GarbagePart.Slices = from }); err != nil {
+				t.Fatal(err)
+			}
+			if err := s.dropGarbageRuns(budget); err != nil || s.man.garbageSlicesDone(run) != done || len(runValues(t, s, run)) != len(left) {
+				t.Fatalf("run %d: the part written again (%v): %d slices deleted, want %d", run, err, s.man.garbageSlicesDone(run), done)
+			}
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if s, err = Open(dir, opts); err != nil {
+				t.Fatal(err)
+			}
+			if s.man.garbageSlicesDone(run) != done {
+				t.Fatalf("run %d: %d slices deleted after a reopen, %d before", run, s.man.garbageSlicesDone(run), done)
+			}
+		}
+		if n := len(runValues(t, s, run)); n > 0 || s.man.garbageSlicesDone(run) != 0 {
+			t.Fatalf("run %d deleted: %d values left, part %+v", run, n, s.man.GarbagePart)
+		}
+		if s.man.GarbagePart != nil {
+			nextBegun = true // with what the share left
+		}
+	}
+	if !nextBegun {
+		t.Error("no share left after whole runs went to a part of the next")
+	}
+	if !maps.EqualFunc(runValues(t, s, merged), mergedValues, bytes.Equal) {
+		t.Fatal("the live run's values changed")
+	}
+	rep, err := s.Check()
+	if err != nil || len(rep.Problems) > 0 {
+		t.Fatalf("check: %v %v", rep, err)
+	}
+	s.Close()
 }
