@@ -447,145 +447,40 @@ func garbageBudget(added, stored int, m *manifest) int {
 }
 
 // dropGarbageRuns deletes the values of the oldest garbage runs whose
-// games add up to at most budget, and with what is left of budget a part
-// of the next (dropGarbagePart).
+// games add up to at most budget.
 func (s *Store) dropGarbageRuns(budget int) error {
 	var runs []uint32
-	left := budget
 	for _, r := range s.man.Garbage {
-		g := s.man.garbageLeft(r)
-		if g > left {
+		g := int(s.man.RunGames[r])
+		if g > budget {
 			break
 		}
-		left -= g
+		budget -= g
 		runs = append(runs, r)
 	}
-	if len(runs) > 0 {
-		wb := s.db.NewWriteBatch()
-		defer wb.Cancel()
-		err := s.db.View(func(txn *badger.Txn) error { return deleteRunValues(txn, wb, runs) })
-		if err != nil {
-			return err
-		}
-		if err := wb.Flush(); err != nil {
-			return err
-		}
-		if err := s.forgetGarbage(runs); err != nil {
-			return err
-		}
+	if len(runs) == 0 {
+		return nil
 	}
-	if left > 0 && len(s.man.Garbage) > 0 {
-		return s.dropGarbagePart(s.man.Garbage[0], left)
-	}
-	return nil
-}
-
-// forgetGarbage drops runs, whose values are deleted, from the manifest.
-func (s *Store) forgetGarbage(runs []uint32) error {
-	return s.updateManifest(func(m *manifest) {
-		m.removeGarbage(runs)
-		for _, r := range runs {
-			m.forgetRun(r)
-		}
-	})
-}
-
-// removeGarbage drops runs from Garbage, and the part deleted of one of
-// them.
-func (m *manifest) removeGarbage(runs []uint32) {
-	m.Garbage = slices.DeleteFunc(m.Garbage, func(r uint32) bool { return slices.Contains(runs, r) })
-	if p := m.GarbagePart; p != nil && !slices.Contains(m.Garbage, p.Run) {
-		m.GarbagePart = nil
-	}
-}
-
-// garbageSlices is how many slices of the position keys a garbage run
-// larger than an import's share is deleted in (dropGarbagePart): no finer
-// than the coarsest tail blocks, so that each block falls in one slice.
-const garbageSlices = 1 << minTailBits
-
-// garbagePart says how much of a garbage run is deleted: the keys of its
-// first Slices slices (of garbageSlices, by the position keys' top bits).
-type garbagePart struct {
-	Run    uint32 `json:"run"`
-	Slices int    `json:"slices"`
-}
-
-// garbageSlicesDone returns how many slices of garbage run r are deleted.
-func (m *manifest) garbageSlicesDone(r uint32) int {
-	if p := m.GarbagePart; p != nil && p.Run == r {
-		return p.Slices
-	}
-	return 0
-}
-
-// garbageLeft returns how many games' worth of garbage run r's values are
-// left to delete (math.MaxInt when its size is unknown).
-func (m *manifest) garbageLeft(r uint32) int {
-	g, ok := m.RunGames[r]
-	if !ok {
-		return math.MaxInt
-	}
-	return int(g) * (garbageSlices - m.garbageSlicesDone(r)) / garbageSlices
-}
-
-// dropGarbagePart deletes the next slices of the position keys of garbage
-// run, budget games' worth (at least one slice), and records how far it
-// got. A tier merge leaves runs as large as the four it merged, and an
-// import's share (garbageBudget) is about its own size: deleted whole
-// only, such a run waited until garbage reached a quarter of the store,
-// and the import that found it so deleted it all (issue 18: after twenty
-// growth imports of 10,000 at a million games, 150,000 games' worth
-// waited behind a run of 30,100). A part written again after a crash
-// deletes nothing more.
-func (s *Store) dropGarbagePart(run uint32, budget int) error {
-	from := s.man.garbageSlicesDone(run)
-	n := 1
-	if g, ok := s.man.RunGames[run]; ok && g > 0 {
-		n = max(1, int((int64(budget)*garbageSlices+int64(g)-1)/int64(g)))
-	}
-	to := min(garbageSlices, from+n)
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
-	bits := s.man.tailBits(run)
-	err := s.db.View(func(txn *badger.Txn) error { return deleteRunSlices(txn, wb, run, bits, from, to) })
+	err := s.db.View(func(txn *badger.Txn) error { return deleteRunValues(txn, wb, runs) })
 	if err != nil {
 		return err
 	}
 	if err := wb.Flush(); err != nil {
 		return err
 	}
-	if to == garbageSlices {
-		return s.forgetGarbage([]uint32{run})
-	}
-	return s.updateManifest(func(m *manifest) { m.GarbagePart = &garbagePart{Run: run, Slices: to} })
+	return s.forgetGarbage(runs)
 }
 
-// deleteRunSlices deletes the stats values, heads and tail blocks of run
-// (of bits-bit buckets) whose position keys fall in slices [from, to) of
-// garbageSlices.
-func deleteRunSlices(txn *badger.Txn, wb *badger.WriteBatch, run uint32, bits, from, to int) error {
-	for _, kind := range runKinds {
-		for game := byte(0); game < 4; game++ {
-			prefix := runPrefix(kind, game, run)
-			var lo, hi []byte
-			if kind == prefixTail {
-				lo = binary.BigEndian.AppendUint16(slices.Clone(prefix), uint16(from<<(bits-minTailBits)))
-				if to < garbageSlices {
-					hi = binary.BigEndian.AppendUint16(slices.Clone(prefix), uint16(to<<(bits-minTailBits)))
-				}
-			} else {
-				lo = binary.BigEndian.AppendUint64(slices.Clone(prefix), uint64(from)<<(64-minTailBits))
-				if to < garbageSlices {
-					hi = binary.BigEndian.AppendUint64(slices.Clone(prefix), uint64(to)<<(64-minTailBits))
-				}
-			}
-			if err := deleteBetween(txn, wb, prefix, lo, hi); err != nil {
-				return err
-			}
+// forgetGarbage drops runs, whose values are deleted, from the manifest.
+func (s *Store) forgetGarbage(runs []uint32) error {
+	return s.updateManifest(func(m *manifest) {
+		m.Garbage = slices.DeleteFunc(m.Garbage, func(r uint32) bool { return slices.Contains(runs, r) })
+		for _, r := range runs {
+			m.forgetRun(r)
 		}
-	}
-	return nil
+	})
 }
 
 // deadKeys lists the keys of the runs a merge replaces, gathered as the

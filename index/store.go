@@ -1,7 +1,6 @@
 package index
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -89,11 +88,6 @@ type manifest struct {
 	// first: the next imports delete them a bounded part at a time
 	// (merge.go, garbageBudget), Compact and cleanPending all at once.
 	Garbage []uint32 `json:"garbage,omitempty"`
-	// GarbagePart: the slices of its position keys that bounded deletions
-	// have deleted of the oldest garbage run, when it was larger than an
-	// import's share (merge.go, dropGarbagePart). It counts only while its
-	// run is still garbage.
-	GarbagePart *garbagePart `json:"garbage_part,omitempty"`
 	// MetaUpTo: games below it have their Bleve document.
 	MetaUpTo uint32 `json:"meta_up_to"`
 	// Deleted counts the deleted games below NextGid; Deleting names the
@@ -709,7 +703,7 @@ func (s *Store) cleanPending() error {
 	}
 	err = s.updateManifest(func(m *manifest) {
 		m.Pending = 0
-		m.removeGarbage(runs)
+		m.Garbage = slices.DeleteFunc(m.Garbage, func(r uint32) bool { return slices.Contains(runs, r) })
 		for run := range m.RunGames {
 			if !m.live(run) {
 				m.forgetRun(run)
@@ -802,20 +796,10 @@ func readValue(txn *badger.Txn, key []byte, fn func(v []byte) error) error {
 
 // deleteFrom deletes the keys with prefix from from on.
 func deleteFrom(txn *badger.Txn, wb *badger.WriteBatch, prefix, from []byte) error {
-	return deleteBetween(txn, wb, prefix, from, nil)
-}
-
-// deleteBetween deletes the keys with prefix from from up to to (to
-// itself excluded; nil: to the prefix's end).
-func deleteBetween(txn *badger.Txn, wb *badger.WriteBatch, prefix, from, to []byte) error {
 	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
 	defer it.Close()
 	for it.Seek(from); it.ValidForPrefix(prefix); it.Next() {
-		k := it.Item().Key()
-		if to != nil && bytes.Compare(k, to) >= 0 {
-			break
-		}
-		if err := wb.Delete(bytes.Clone(k)); err != nil {
+		if err := wb.Delete(it.Item().KeyCopy(nil)); err != nil {
 			return err
 		}
 	}
@@ -852,7 +836,7 @@ func (s *Store) cleanDeadRuns() error {
 		return err
 	}
 	err = s.updateManifest(func(m *manifest) {
-		m.Pending, m.Garbage, m.GarbagePart = 0, nil, nil
+		m.Pending, m.Garbage = 0, nil
 		m.Merging = nil // its run was not live: deleted above
 		for run := range m.RunGames {
 			if !m.live(run) {
