@@ -53,13 +53,16 @@ func printStats(c *cli.Context, dir string, out statsJSON) error {
 	}
 	fmt.Fprintln(w)
 	if runs, ok := out.Entries["runs"].(map[string]any); ok {
-		n := count(runs["live"])
-		fmt.Fprintf(w, "position index: %d run%s", n, map[bool]string{true: "s"}[n != 1])
+		n, plural := entryCount(runs["live"]), "s"
+		if n == 1 {
+			plural = ""
+		}
+		fmt.Fprintf(w, "position index: %d run%s", n, plural)
 		if m, ok := runs["merging"].(map[string]any); ok {
 			fmt.Fprintf(w, ", a merge of %d of them under way (%d%% written; the next imports go on with it)",
-				count(m["runs"]), 100*count(m["slices_done"])/max(1, count(m["slices"])))
+				entryCount(m["runs"]), 100*entryCount(m["slices_done"])/max(1, entryCount(m["slices"])))
 		}
-		if n := count(runs["awaiting_deletion"]); n > 0 {
+		if n := entryCount(runs["awaiting_deletion"]); n > 0 {
 			fmt.Fprintf(w, ", %d merged away awaiting deletion", n)
 		}
 		fmt.Fprintln(w)
@@ -67,9 +70,9 @@ func printStats(c *cli.Context, dir string, out statsJSON) error {
 	return nil
 }
 
-// count reads a count of stats' entries: an int from the store, a float64
-// from a server's JSON.
-func count(v any) int {
+// entryCount reads a count of stats' entries: an int from the store, a
+// float64 from a server's JSON.
+func entryCount(v any) int {
 	switch n := v.(type) {
 	case int:
 		return n
