@@ -143,9 +143,9 @@ func (s *Store) countPostings(counts, tailRun []uint32, total *int64) error {
 			counts[gid]++
 		}
 	}
-	return s.db.View(func(txn *badger.Txn) error {
+	return s.viewRuns(func(txn *view) error {
 		for _, kind := range []byte{prefixStats, prefixTail} {
-			err := eachKindKey(txn, kind, func(it *badger.Iterator) error {
+			err := txn.eachRunKey(kind, func(it *badger.Iterator) error {
 				k := it.Item().Key()
 				if !s.man.live(runOf(k)) {
 					return nil
@@ -189,7 +189,7 @@ func (s *Store) checkHeads(rep *CheckReport) error {
 		return nil
 	}
 	date := func(gid uint32) uint32 { return s.Attrs(gid).Date }
-	return s.db.View(func(txn *badger.Txn) error {
+	return s.viewRuns(func(txn *view) error {
 		// Every value that should have a head has the right one.
 		err := s.eachLiveStats(txn, func(item *badger.Item, game uint8, key uint64) error {
 			return item.Value(func(b []byte) error {
@@ -211,7 +211,7 @@ func (s *Store) checkHeads(rep *CheckReport) error {
 			return err
 		}
 		// Every head of a live run has its value.
-		return eachKindKey(txn, prefixHead, func(it *badger.Iterator) error {
+		return txn.eachRunKey(prefixHead, func(it *badger.Iterator) error {
 			k := it.Item().Key()
 			if s.man.live(runOf(k)) {
 				if _, err := txn.Get(withKind(k, prefixStats)); err != nil {
@@ -306,7 +306,7 @@ func (s *Store) filterMisses(game engine.Game, run uint32, occ []occurrence, pop
 		binary.BigEndian.PutUint64(k[1:], o.key)
 		pop, ok := popular[k]
 		if !ok {
-			err := s.db.View(func(txn *badger.Txn) error {
+			err := s.viewRuns(func(txn *view) error {
 				var err error
 				pop, err = s.mayHaveStats(txn, game, o.key)
 				return err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -33,7 +32,7 @@ func (s *Store) Compact() error {
 		}
 	}
 	// The runs earlier merges replaced: the rewrite would copy them.
-	if err := s.dropGarbageRuns(math.MaxInt); err != nil {
+	if err := s.dropGarbageRuns(); err != nil {
 		return fmt.Errorf("index: delete merged runs: %w", err)
 	}
 	if err := s.sweepFilters(); err != nil {

@@ -86,7 +86,7 @@ func (s *Store) finishDelete(phase func(string), redo bool) error {
 	}
 	// 2. The attributes (which carry the de-duplication hash): marked.
 	phase("attributes")
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	defer wb.Cancel()
 	chunks := map[uint32]bool{}
 	for _, gid := range gids {
@@ -116,7 +116,7 @@ func (s *Store) finishDelete(phase func(string), redo bool) error {
 	}
 	// 4. The records, last: until then a redo can replay them.
 	phase("records")
-	rb := s.db.NewWriteBatch()
+	rb := s.newBatch()
 	defer rb.Cancel()
 	for _, gid := range gids {
 		if err := rb.Delete(s.gameKey(gid)); err != nil {
@@ -171,9 +171,9 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool, redo boo
 	reached = slices.Compact(reached)
 
 	date := func(gid uint32) uint32 { return s.attrs[gid].Date }
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	defer wb.Cancel()
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.viewRuns(func(txn *view) error {
 		// Stats values: every popular position's key is read (they are few,
 		// and keys only); those the games reached are rewritten.
 		err := s.eachLiveStats(txn, func(item *badger.Item, game uint8, key uint64) error {
@@ -278,8 +278,8 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool, redo boo
 
 // deleteOrphanHeads deletes the heads of live runs whose stats value is
 // gone. Heads are few (one per stats value of headMinGames games or more).
-func deleteOrphanHeads(s *Store, txn *badger.Txn, wb *badger.WriteBatch) error {
-	return eachKindKey(txn, prefixHead, func(it *badger.Iterator) error {
+func deleteOrphanHeads(s *Store, txn *view, wb *batch) error {
+	return txn.eachRunKey(prefixHead, func(it *badger.Iterator) error {
 		k := it.Item().Key()
 		if len(k) != statsKeyLen || !s.man.live(runOf(k)) {
 			return nil

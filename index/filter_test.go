@@ -234,7 +234,7 @@ func TestRunsBesideLargeOnesKeepWideFingerprints(t *testing.T) {
 			t.Errorf("run %d (%d games): its filter knows %d key bits, want %d", run, s.man.RunGames[run], rf.Known, want)
 		}
 		blocks := 0
-		err := s.db.View(func(txn *badger.Txn) error {
+		err := s.viewRuns(func(txn *view) error {
 			it := txn.NewIterator(badger.IteratorOptions{Prefix: runPrefix(prefixTail, byte(engine.Xiangqi), run)})
 			defer it.Close()
 			for it.Rewind(); it.Valid(); it.Next() {

@@ -447,8 +447,8 @@ func TestPopularKeysWithoutStatsValues(t *testing.T) {
 	gs := randomGames(t, 120)
 	statsKeys := func(s *Store) [4][]uint64 {
 		var out [4][]uint64
-		err := s.db.View(func(txn *badger.Txn) error {
-			return eachKindKey(txn, prefixStats, func(it *badger.Iterator) error {
+		err := s.viewRuns(func(txn *view) error {
+			return txn.eachRunKey(prefixStats, func(it *badger.Iterator) error {
 				if k := it.Item().Key(); len(k) == statsKeyLen && s.man.live(runOf(k)) {
 					out[keyGame(k)%4] = append(out[keyGame(k)%4], keyPosition(k))
 				}
@@ -629,7 +629,7 @@ func TestDuplicateCheckReadsCommittedGamesOnly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	if err := wb.Set(hashKey(p.attrs.Hash), encodeGids([]uint32{s.man.NextGid + 10})); err != nil {
 		t.Fatal(err)
 	}

@@ -234,13 +234,13 @@ func (s *Store) indexHeads() error {
 	if err := s.dropHeads(); err != nil {
 		return err
 	}
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	defer wb.Cancel()
 	dates := s.newDateReader()
 	// A value of n games takes at least 2n bytes (a gid gap and a slot,
 	// a byte or more each): smaller ones are skipped undecoded.
 	minBytes := int64(2 * headMinGames)
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.viewRuns(func(txn *view) error {
 		return s.eachLiveStats(txn, func(item *badger.Item, game uint8, key uint64) error {
 			if item.ValueSize() < minBytes {
 				return nil
@@ -269,10 +269,10 @@ func (s *Store) indexHeads() error {
 // dropHeads deletes every head. A missing head is never wrong (a reader
 // then reads the stats value whole): only a stale one would be.
 func (s *Store) dropHeads() error {
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	defer wb.Cancel()
-	err := s.db.View(func(txn *badger.Txn) error {
-		return eachKindKey(txn, prefixHead, func(it *badger.Iterator) error {
+	err := s.viewRuns(func(txn *view) error {
+		return txn.eachRunKey(prefixHead, func(it *badger.Iterator) error {
 			return wb.Delete(it.Item().KeyCopy(nil))
 		})
 	})

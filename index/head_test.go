@@ -53,8 +53,8 @@ func checkHeads(t *testing.T, s *Store) int {
 		t.Fatalf("%d heads disagree with their stats values or have none", rep.BadHeads)
 	}
 	heads := 0
-	err := s.db.View(func(txn *badger.Txn) error {
-		return eachKindKey(txn, prefixHead, func(it *badger.Iterator) error {
+	err := s.viewRuns(func(txn *view) error {
+		return txn.eachRunKey(prefixHead, func(it *badger.Iterator) error {
 			if s.man.live(runOf(it.Item().Key())) {
 				heads++
 			}
@@ -181,8 +181,8 @@ func TestInterruptedDeleteRewritesHeads(t *testing.T) {
 	checkHeads(t, s)
 	// The heads before the deletion, which an interrupted one leaves.
 	var keys, vals [][]byte
-	err = s.db.View(func(txn *badger.Txn) error {
-		return eachKindKey(txn, prefixHead, func(it *badger.Iterator) error {
+	err = s.viewRuns(func(txn *view) error {
+		return txn.eachRunKey(prefixHead, func(it *badger.Iterator) error {
 			v, err := it.Item().ValueCopy(nil)
 			if err != nil {
 				return err
@@ -201,7 +201,7 @@ func TestInterruptedDeleteRewritesHeads(t *testing.T) {
 	if err := s.deletePositions(del, func(g uint32) bool { return g <= 18 }, false); err != nil {
 		t.Fatal(err)
 	}
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	for i := range keys {
 		if err := wb.Set(keys[i], vals[i]); err != nil {
 			t.Fatal(err)
@@ -359,7 +359,7 @@ func TestCheckFindsBadHeads(t *testing.T) {
 	start, _ := games.New(engine.Xiangqi, "")
 	run := s.man.LiveRuns[0]
 	var h *statsHead
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.viewRuns(func(txn *view) error {
 		var err error
 		h, err = readHead(txn, engine.Xiangqi, run, start.Key())
 		return err
@@ -368,7 +368,7 @@ func TestCheckFindsBadHeads(t *testing.T) {
 		t.Fatalf("no head at the start position: %v", err)
 	}
 	h.Newest = h.Newest[1:] // stale: a game missing from its newest
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	if err := wb.Set(headKey(byte(engine.Xiangqi), run, start.Key()), encodeHead(nil, h)); err != nil {
 		t.Fatal(err)
 	}

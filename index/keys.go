@@ -26,12 +26,18 @@ import (
 //	   bits): a version 7 store is a version 8 one whose runs are all
 //	   full, which an xqdb of version 7 must not write to (Migrate sets
 //	   the version)
+//	9  each run's stats values, tail blocks and heads (E|run|S…, E|run|T…,
+//	   E|run|H…, the same keys) live in a Badger of their own,
+//	   runs/<run>, written once by StreamWriter and removed whole
+//	   (runstore.go); the store's Badger keeps the records and the global
+//	   kinds (issue 18: its compactions rewrote ten imports' runs at once;
+//	   Migrate moves a version 8 store's runs out)
 //
 // A new kind of key that an older xqdb of the same version can ignore
 // comes with a manifest flag instead (popular keys P|, heads H|): that
 // xqdb drops the flag when it rewrites the manifest, and the next writer
 // that knows the keys writes them again.
-const SchemaVersion = 8
+const SchemaVersion = 9
 
 // Key prefixes. One byte each, then a separator for readability in dumps.
 //

@@ -82,8 +82,7 @@ func mergeFrom(live []uint32, sizes map[uint32]uint32, maxRuns int) int {
 // mergeDue merges runs while the policy asks for it, a merge of more than
 // budget games a part at a time (mergeStep): budget games' worth now, the
 // rest by the imports that follow, each its own games' worth or more. With
-// dropNow set, merges are done whole and the runs they replace deleted at
-// once; else those runs are left to the next writers (garbage, below).
+// whole set, merges are done whole.
 // While a merge is under way its sources stay live (they count as the one
 // run they become) and new runs join them: once that makes MaxRuns runs,
 // it is finished at once.
@@ -91,12 +90,12 @@ func mergeFrom(live []uint32, sizes map[uint32]uint32, maxRuns int) int {
 // smallMergeGames games, and the parts of one under way, to a larger
 // write while fewer than twice MaxRuns runs are live (mergeDeferred); so
 // does a budget of 0 leave the parts.
-func (s *Store) mergeDue(dropNow bool, budget int) error {
+func (s *Store) mergeDue(whole bool, budget int) error {
 	live := len(s.man.LiveRuns)
 	if st := s.man.Merging; st != nil {
 		live -= len(st.Sources) - 1
 	}
-	if dropNow || live >= s.opts.MaxRuns {
+	if whole || live >= s.opts.MaxRuns {
 		budget = math.MaxInt
 	}
 	for {
@@ -104,7 +103,7 @@ func (s *Store) mergeDue(dropNow bool, budget int) error {
 			if s.mergeDeferred(st.Sources) || budget == 0 && s.man.gamesOf(st.Sources) > smallMergeGames {
 				return nil
 			}
-			if err := s.mergeStep(budget, dropNow); err != nil {
+			if err := s.mergeStep(budget); err != nil {
 				return err
 			}
 			if s.man.Merging != nil {
@@ -156,25 +155,18 @@ func (m *manifest) gamesOf(runs []uint32) int {
 	return n
 }
 
-// mergeRuns merges runs whole (merge) and deletes the runs it replaced.
-func (s *Store) mergeRuns(runs []uint32) error { return s.merge(runs, true) }
-
-// merge rewrites the stats values (with their heads) and tail blocks of
-// runs (the newest live runs, oldest first: their games are consecutive)
-// as one new run, whole, after the merge under way, if any. With dropNow,
-// the runs it replaced are deleted at once, by the keys the merge read;
-// else they are left to the next imports (garbageBudget). Deleting them is
-// a tombstone for every value a merged run held: a third to a half of a
-// tier merge's CPU, which fell on the one import whose runs merged (issue
-// 18).
-func (s *Store) merge(runs []uint32, dropNow bool) error {
+// mergeRuns rewrites the stats values (with their heads) and tail blocks
+// of runs (the newest live runs, oldest first: their games are
+// consecutive) as one new run, whole, after the merge under way, if any,
+// and removes the runs it replaced.
+func (s *Store) mergeRuns(runs []uint32) error {
 	if err := s.finishMerge(); err != nil {
 		return err
 	}
 	if err := s.startMerge(runs); err != nil {
 		return err
 	}
-	return s.mergeStep(math.MaxInt, dropNow)
+	return s.mergeStep(math.MaxInt)
 }
 
 // finishMerge writes what is left of the merge under way, if any.
@@ -182,7 +174,7 @@ func (s *Store) finishMerge() error {
 	if s.man.Merging == nil {
 		return nil
 	}
-	return s.mergeStep(math.MaxInt, false)
+	return s.mergeStep(math.MaxInt)
 }
 
 // A merge under way (manifest Merging). Its parts are ranges of position
@@ -287,15 +279,17 @@ func (r keyRange) holds(key uint64) bool { return key >= r.lo && (r.end || key <
 // run live in place of its sources. A part is never less than a
 // mergeFanIn-th of the merge, so that a merge ends before the runs of the
 // tier below it can fill again. A small merge, or a budget of its games or
-// more, is done whole. With dropNow, the last part deletes the sources at
-// once (by the keys it read, when it merged them all).
+// more, is done whole. The last part's commit removes the sources'
+// folders (runstore.go).
 //
-// A part's filter file and values are written, then the manifest counts
-// it done: after a crash the next writer writes the part again,
-// the same values under the same keys (the sources do not change while
-// a merge is under way: Delete finishes it first), into a filter that
-// may already hold some of its keys.
-func (s *Store) mergeStep(budget int, dropNow bool) error {
+// A part's filter file and values are written (by StreamWriter, into the
+// level of the merged run's Badger above the parts before it), then the
+// manifest counts it done: after a crash the next writer writes the part
+// again, the same values under the same keys, a level above what the
+// stopped one wrote (the sources do not change while a merge is under
+// way: Delete finishes it first), into a filter that may already hold
+// some of its keys.
+func (s *Store) mergeStep(budget int) error {
 	st := s.man.Merging
 	runs, run, bits := st.Sources, st.Run, st.Bits
 	total := s.man.gamesOf(runs)
@@ -322,18 +316,15 @@ func (s *Store) mergeStep(budget int, dropNow bool) error {
 		parts[h] = keyRange{lo: top | uint64(done[h])<<(64-st.Grid), hi: top | uint64(to[h])<<(64-st.Grid), end: h == 1 && to[h] == half}
 	}
 	last := to == [2]int{half, half}
-	// The keys read, to delete the sources by, when this part is all of
-	// the merge.
-	var dead [3]*deadKeys
-	if dropNow && last && done == [2]int{} {
-		dead = [3]*deadKeys{{}, {}, {}}
-	}
 	from := make([]int, len(runs))
 	for i, r := range runs {
 		from[i] = s.man.tailBits(r)
 	}
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	defer wb.Cancel()
+	if err := wb.stream(run, bits); err != nil {
+		return err
+	}
 	dates := s.newDateReader() // for the merged values' heads
 	var stats statsMerger
 	// The stats values (with their heads) and the two halves of the tail
@@ -342,13 +333,13 @@ func (s *Store) mergeStep(budget int, dropNow bool) error {
 	// (issue 18: four 10,000-game runs merged in 0.54 s, 0.45 s in three
 	// parts).
 	err := inParallel(func() error {
-		return s.db.View(func(txn *badger.Txn) error {
+		return s.viewRuns(func(txn *view) error {
 			for game := byte(0); game < 4; game++ {
 				for _, part := range parts {
 					if part.empty() {
 						continue
 					}
-					if err := mergeStatsValues(txn, runs, game, part, dead[2], func(k []byte, vals [][]byte) error {
+					if err := mergeStatsValues(txn, runs, game, part, func(k []byte, vals [][]byte) error {
 						b, games, err := stats.merge(nil, vals)
 						if err != nil {
 							return err
@@ -369,16 +360,11 @@ func (s *Store) mergeStep(budget int, dropNow bool) error {
 						return err
 					}
 				}
-				if dead[2] != nil {
-					for _, r := range runs {
-						dead[2].addAll(txn, runPrefix(prefixHead, game, r))
-					}
-				}
 			}
 			return nil
 		})
-	}, s.mergeTailsPart(runs, from, run, bits, parts[0], dead[0], filter, wb.Set, &known[0]),
-		s.mergeTailsPart(runs, from, run, bits, parts[1], dead[1], filter, wb.Set, &known[1]))
+	}, s.mergeTailsPart(runs, from, run, bits, parts[0], filter, wb.Set, &known[0]),
+		s.mergeTailsPart(runs, from, run, bits, parts[1], filter, wb.Set, &known[1]))
 	if err == nil {
 		err = dates.err
 	}
@@ -418,63 +404,24 @@ func (s *Store) mergeStep(budget int, dropNow bool) error {
 		m.setTailBits(run, bits)
 		m.setFilter(run, rf)
 	})
-	switch {
-	case err != nil || !dropNow:
-		return err
-	case dead[0] != nil:
-		return s.dropGarbage(runs, dead[:]...)
-	default:
-		return s.dropGarbageRuns(math.MaxInt)
-	}
-}
-
-// garbageBudget is how many games' worth of garbage runs (merged away,
-// their values not yet deleted) the end of an import that adds added
-// games to a store of stored games deletes, the oldest runs first: one
-// and a half times what it added, at least 2,000 games, so the deletions
-// a tier merge leaves are spread over the next imports of the same size
-// as the runs it merged. Garbage past a quarter of the stored games is all
-// deleted: a run of small imports never leaves the store much larger.
-func garbageBudget(added, stored int, m *manifest) int {
-	garbage := 0
-	for _, r := range m.Garbage {
-		garbage += int(m.RunGames[r])
-	}
-	if garbage > stored/4 {
-		return math.MaxInt
-	}
-	return max(added+added/2, 2000)
-}
-
-// dropGarbageRuns deletes the values of the oldest garbage runs whose
-// games add up to at most budget.
-func (s *Store) dropGarbageRuns(budget int) error {
-	var runs []uint32
-	for _, r := range s.man.Garbage {
-		g := int(s.man.RunGames[r])
-		if g > budget {
-			break
-		}
-		budget -= g
-		runs = append(runs, r)
-	}
-	if len(runs) == 0 {
-		return nil
-	}
-	wb := s.db.NewWriteBatch()
-	defer wb.Cancel()
-	err := s.db.View(func(txn *badger.Txn) error { return deleteRunValues(txn, wb, runs) })
 	if err != nil {
 		return err
 	}
-	if err := wb.Flush(); err != nil {
-		return err
-	}
-	return s.forgetGarbage(runs)
+	return s.dropGarbageRuns()
 }
 
-// forgetGarbage drops runs, whose values are deleted, from the manifest.
-func (s *Store) forgetGarbage(runs []uint32) error {
+// dropGarbageRuns deletes the folders of the garbage runs: runs merged
+// away (or dropped by a reindex) at their merge's commit, whose folders
+// a crash may have left. Readers in this process do not read them: the
+// commit waited for the queries under way (Store.view).
+func (s *Store) dropGarbageRuns() error {
+	runs := slices.Clone(s.man.Garbage)
+	if len(runs) == 0 {
+		return nil
+	}
+	if err := s.removeRuns(runs); err != nil {
+		return err
+	}
 	return s.updateManifest(func(m *manifest) {
 		m.Garbage = slices.DeleteFunc(m.Garbage, func(r uint32) bool { return slices.Contains(runs, r) })
 		for _, r := range runs {
@@ -483,57 +430,13 @@ func (s *Store) forgetGarbage(runs []uint32) error {
 	})
 }
 
-// deadKeys lists the keys of the runs a merge replaces, gathered as the
-// merge reads them, so that deleting them takes no second walk through
-// those runs (which decompressed every block of theirs again).
-type deadKeys struct {
-	buf  []byte // the keys, one after another
-	ends []int  // where each ends in buf
-}
-
-func (d *deadKeys) add(k []byte) {
-	d.buf = append(d.buf, k...)
-	d.ends = append(d.ends, len(d.buf))
-}
-
-// addAll adds every key under prefix.
-func (d *deadKeys) addAll(txn *badger.Txn, prefix []byte) {
-	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
-	defer it.Close()
-	for it.Rewind(); it.Valid(); it.Next() {
-		d.add(it.Item().Key())
-	}
-}
-
-// dropGarbage deletes the values of runs, which a merge has just replaced
-// (the manifest names them as garbage), by their keys in dead, then
-// forgets them.
-func (s *Store) dropGarbage(runs []uint32, dead ...*deadKeys) error {
-	wb := s.db.NewWriteBatch()
-	defer wb.Cancel()
-	for _, d := range dead {
-		from := 0
-		for _, end := range d.ends {
-			// d.buf is not changed again: the batch may keep the key.
-			if err := wb.Delete(d.buf[from:end:end]); err != nil {
-				return err
-			}
-			from = end
-		}
-	}
-	if err := wb.Flush(); err != nil {
-		return err
-	}
-	return s.forgetGarbage(runs)
-}
-
 // mergeStatsValues walks the stats values of game in runs side by side,
 // one iterator per run, calling fn once per position key in part, in
 // order, with the values the runs hold for it; vals is valid during the
 // call only. It adds every key it reads to dead, unless dead is nil.
 // (Tail blocks merge by mergeTails: a run's blocks may be coarser than the
 // merged run's.)
-func mergeStatsValues(txn *badger.Txn, runs []uint32, game byte, part keyRange, dead *deadKeys, fn func(k []byte, vals [][]byte) error) error {
+func mergeStatsValues(txn *view, runs []uint32, game byte, part keyRange, fn func(k []byte, vals [][]byte) error) error {
 	its := make([]*badger.Iterator, len(runs))
 	prefixes := make([][]byte, len(runs))
 	bufs := make([][]byte, len(runs)) // each run's value, reused
@@ -576,9 +479,6 @@ func mergeStatsValues(txn *badger.Txn, runs []uint32, game byte, part keyRange, 
 				}
 				bufs[i] = v
 				vals = append(vals, v)
-				if dead != nil {
-					dead.add(it.Item().Key())
-				}
 				it.Next()
 			}
 		}
@@ -590,14 +490,14 @@ func mergeStatsValues(txn *badger.Txn, runs []uint32, game byte, part keyRange, 
 
 // mergeTailsPart returns a merge of the tail blocks in part (mergeTails)
 // of every game of runs into run, which lowers *known.
-func (s *Store) mergeTailsPart(runs []uint32, from []int, run uint32, bits int, part keyRange, dead *deadKeys, filter *filterBuilder, set func(k, v []byte) error, known *int) func() error {
+func (s *Store) mergeTailsPart(runs []uint32, from []int, run uint32, bits int, part keyRange, filter *filterBuilder, set func(k, v []byte) error, known *int) func() error {
 	return func() error {
 		if part.empty() {
 			return nil
 		}
-		return s.db.View(func(txn *badger.Txn) error {
+		return s.viewRuns(func(txn *view) error {
 			for game := byte(0); game < 4; game++ {
-				k, err := mergeTails(txn, runs, from, game, run, bits, part, dead, filter, set)
+				k, err := mergeTails(txn, runs, from, game, run, bits, part, filter, set)
 				if err != nil {
 					return err
 				}
@@ -633,7 +533,7 @@ func inParallel(fns ...func() error) error {
 // It merges the blocks in part, which must not cut a block of runs or of
 // the merged run: parts in the two halves of the keys (by their top bit)
 // can merge at once, into blocks and filter blocks apart.
-func mergeTails(txn *badger.Txn, runs []uint32, from []int, game byte, run uint32, bits int, part keyRange, dead *deadKeys, filter *filterBuilder, set func(k, v []byte) error) (int, error) {
+func mergeTails(txn *view, runs []uint32, from []int, game byte, run uint32, bits int, part keyRange, filter *filterBuilder, set func(k, v []byte) error) (int, error) {
 	type posting struct {
 		block uint16 // in the merged run
 		gid   uint32
@@ -664,9 +564,6 @@ func mergeTails(txn *badger.Txn, runs []uint32, from []int, game byte, run uint3
 		b := uint64(binary.BigEndian.Uint16(item.Key()[len(src.prefix):]))
 		if !part.holds(b << (64 - src.bits)) {
 			return nil // past the part
-		}
-		if dead != nil {
-			dead.add(item.Key())
 		}
 		src.pending = src.buf[:0]
 		err := item.Value(func(v []byte) error {

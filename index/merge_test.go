@@ -3,7 +3,6 @@ package index
 import (
 	"cmp"
 	"errors"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -162,12 +161,17 @@ func TestCleanPendingReadsNamedRunsOnly(t *testing.T) {
 	// a merge must not even read it.
 	stray := statsKey(byte(engine.Xiangqi), 999, 42)
 	set := func(k []byte) {
-		if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(k, []byte{1}) }); err != nil {
+		b := s.newBatch()
+		defer b.Cancel()
+		if err := b.Set(k, []byte{1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Flush(); err != nil {
 			t.Fatal(err)
 		}
 	}
 	has := func(k []byte) bool {
-		err := s.db.View(func(txn *badger.Txn) error { _, err := txn.Get(k); return err })
+		err := s.viewRuns(func(txn *view) error { _, err := txn.Get(k); return err })
 		if err != nil && !errors.Is(err, badger.ErrKeyNotFound) {
 			t.Fatal(err)
 		}
@@ -175,7 +179,7 @@ func TestCleanPendingReadsNamedRunsOnly(t *testing.T) {
 	}
 	runKeys := func(run uint32) int {
 		n := 0
-		s.db.View(func(txn *badger.Txn) error {
+		s.viewRuns(func(txn *view) error {
 			for _, kind := range []byte{prefixStats, prefixTail} {
 				it := txn.NewIterator(badger.IteratorOptions{Prefix: runPrefix(kind, byte(engine.Xiangqi), run)})
 				for it.Rewind(); it.Valid(); it.Next() {
@@ -218,7 +222,7 @@ func TestCleanPendingReadsNamedRunsOnly(t *testing.T) {
 	if !has(dead) || !slices.Equal(s.man.Garbage, []uint32{998}) {
 		t.Fatalf("after reopening: named garbage kept %v, garbage %v", has(dead), s.man.Garbage)
 	}
-	if err := s.dropGarbageRuns(math.MaxInt); err != nil {
+	if err := s.dropGarbageRuns(); err != nil {
 		t.Fatal(err)
 	}
 	if has(dead) || !has(stray) || len(s.man.Garbage) > 0 {
@@ -243,41 +247,31 @@ func TestCleanPendingReadsNamedRunsOnly(t *testing.T) {
 	}
 }
 
-// TestMergeLeavesGarbageToNextImports: the tier merge at the end of a
-// small import commits and leaves the values of the runs it replaced,
-// named as garbage, to the next imports (their tombstones were a third to
-// a half of the merge's cost, all on that one import; issue 18), which
-// delete a bounded amount of it each before they merge. Answers never see
-// them, an open leaves them, and Compact deletes them all. A large import,
-// which compacts the store into one level, deletes them at once.
-func TestMergeLeavesGarbageToNextImports(t *testing.T) {
+// TestMergedAwayRunsLeaveNoFolder: each run's values live in a folder of
+// their own (runstore.go), and the merge that replaces runs removes their
+// folders once it commits, writing nothing for their values (in one
+// Badger, a tombstone each, which later compactions carried down over
+// every dead value: issue 18). Folders a crash left, of runs named as
+// garbage or of a run never committed, go at the next writable open.
+// Answers never see them.
+func TestMergedAwayRunsLeaveNoFolder(t *testing.T) {
 	gs := randomGames(t, 140)
 	dir := t.TempDir()
-	s, err := Open(dir, Options{RunGames: 5, PromoteAt: 3})
+	opts := Options{RunGames: 5, PromoteAt: 3}
+	s, err := Open(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer func() { s.Close() }()
-	importGames(t, s, gs[:100]) // large: merges and deletes at once
-	if len(s.man.Garbage) > 0 {
-		t.Fatalf("a large import left garbage %v", s.man.Garbage)
+	folders := func() []uint32 {
+		t.Helper()
+		f, err := s.runFolders()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
 	}
-	runValues := func(runs []uint32) int {
-		n := 0
-		s.db.View(func(txn *badger.Txn) error {
-			for _, r := range runs {
-				for _, kind := range runKinds {
-					it := txn.NewIterator(badger.IteratorOptions{Prefix: runPrefix(kind, byte(engine.Xiangqi), r)})
-					for it.Rewind(); it.Valid(); it.Next() {
-						n++
-					}
-					it.Close()
-				}
-			}
-			return nil
-		})
-		return n
-	}
+	named := func() []uint32 { return slices.Sorted(slices.Values(s.man.LiveRuns)) }
 	checkAnswers := func(when string) {
 		t.Helper()
 		st, err := s.Position(engine.Xiangqi, position(t), false)
@@ -285,59 +279,57 @@ func TestMergeLeavesGarbageToNextImports(t *testing.T) {
 			t.Fatalf("%s: start position: %d games (%v), want %d", when, totalGames(st.Moves), err, s.Games())
 		}
 	}
+	importGames(t, s, gs[:100]) // large: merges whole
+	if len(s.man.Garbage) > 0 || !slices.Equal(folders(), named()) {
+		t.Fatalf("after a large import: garbage %v, folders %v, live runs %v", s.man.Garbage, folders(), s.man.LiveRuns)
+	}
 	live := slices.Clone(s.man.LiveRuns)
 	importGames(t, s, gs[100:120]) // four runs of five games: one tier, merged
-	garbage := slices.Clone(s.man.Garbage)
-	if len(garbage) != 4 || runValues(garbage) == 0 || slices.ContainsFunc(garbage, s.man.live) || !slices.Equal(s.man.LiveRuns[:len(live)], live) {
-		t.Fatalf("after a small import that merged: live runs %v (before %v), garbage %v with %d values; want the four new runs merged and left as garbage",
-			s.man.LiveRuns, live, garbage, runValues(garbage))
+	if len(s.man.Garbage) > 0 || len(s.man.LiveRuns) != len(live)+1 || !slices.Equal(folders(), named()) {
+		t.Fatalf("after a small import that merged: live runs %v (before %v), garbage %v, folders %v; want the four new runs merged into one, no other folder",
+			s.man.LiveRuns, live, s.man.Garbage, folders())
 	}
-	checkAnswers("garbage left")
+	checkAnswers("merged")
+
+	// A crash after a merge's commit, before its sources' folders went,
+	// and one while a run was written.
+	for _, run := range []uint32{998, 999} {
+		b := s.newBatch()
+		if err := b.Set(statsKey(byte(engine.Xiangqi), run, 7), []byte{1}); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		b.Cancel()
+	}
+	if err := s.updateManifest(func(m *manifest) { m.Garbage, m.Pending = []uint32{998}, 999 }); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if s, err = Open(dir, Options{RunGames: 5, PromoteAt: 3}); err != nil {
+	if s, err = Open(dir, Options{ReadOnly: true}); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(s.man.Garbage, garbage) || runValues(garbage) == 0 {
-		t.Fatalf("an open deleted garbage: %v left of %v, %d values", s.man.Garbage, garbage, runValues(garbage))
+	checkAnswers("read-only, beside the crash's folders")
+	if !slices.Contains(folders(), 998) || !slices.Contains(folders(), 999) {
+		t.Fatalf("a read-only open removed folders: %v", folders())
+	}
+	s.Close()
+	if s, err = Open(dir, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(s.man.Garbage) > 0 || s.man.Pending != 0 || !slices.Equal(folders(), named()) {
+		t.Fatalf("after a writable open: garbage %v, pending %d, folders %v, live runs %v", s.man.Garbage, s.man.Pending, folders(), s.man.LiveRuns)
 	}
 	checkAnswers("reopened")
-	importGames(t, s, gs[120:]) // deletes the garbage (within its budget), merges, leaves its own
-	if runValues(garbage) > 0 || slices.ContainsFunc(s.man.Garbage, func(r uint32) bool { return slices.Contains(garbage, r) }) {
-		t.Fatalf("the next import kept garbage: %v named, %d values of %v", s.man.Garbage, runValues(garbage), garbage)
-	}
-	garbage = slices.Clone(s.man.Garbage)
-	if len(garbage) == 0 {
-		t.Fatal("the third import merged nothing: the test needs a merge")
-	}
-	checkAnswers("third import")
+	importGames(t, s, gs[120:])
 	if err := s.Compact(); err != nil {
 		t.Fatal(err)
 	}
-	if len(s.man.Garbage) > 0 || runValues(garbage) > 0 {
-		t.Fatalf("after Compact: garbage %v, %d values", s.man.Garbage, runValues(garbage))
+	if len(s.man.LiveRuns) != 1 || !slices.Equal(folders(), named()) {
+		t.Fatalf("after Compact: live runs %v, folders %v", s.man.LiveRuns, folders())
 	}
 	checkAnswers("compacted")
-}
-
-// TestGarbageBudget: an import deletes garbage in proportion to what it
-// adds, and all of it once the garbage passes a quarter of the store.
-func TestGarbageBudget(t *testing.T) {
-	m := manifest{Garbage: []uint32{7, 8}, RunGames: map[uint32]uint32{7: 10_000, 8: 10_000, 9: 1_000_000}}
-	for _, tc := range []struct {
-		name          string
-		added, stored int
-		m             manifest
-		want          int
-	}{
-		{"a 10,000-game import", 10_000, 1_000_000, m, 15_000},
-		{"100 games", 100, 1_000_000, m, 2000},
-		{"garbage past a quarter", 100, 60_000, m, math.MaxInt},
-		{"no garbage", 100, 10, manifest{}, 2000},
-	} {
-		if got := garbageBudget(tc.added, tc.stored, &tc.m); got != tc.want {
-			t.Errorf("%s: budget %d, want %d", tc.name, got, tc.want)
-		}
-	}
 }

@@ -37,7 +37,7 @@ func partsStore(t *testing.T, dir string, gs []*Game) *Store {
 func runValues(t *testing.T, s *Store, run uint32) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.viewRuns(func(txn *view) error {
 		for _, kind := range []byte{prefixStats, prefixHead, prefixTail} {
 			p := kindPrefix(kind, run)
 			it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
@@ -71,7 +71,7 @@ func TestMergeInPartsWritesWhatAWholeMergeWrites(t *testing.T) {
 	whole := partsStore(t, t.TempDir(), gs)
 	defer whole.Close()
 	sources := slices.Clone(whole.man.LiveRuns[1:])
-	if err := whole.merge(sources, false); err != nil {
+	if err := whole.mergeRuns(sources); err != nil {
 		t.Fatal(err)
 	}
 	run := whole.man.LiveRuns[1]
@@ -121,7 +121,7 @@ func TestMergeInPartsWritesWhatAWholeMergeWrites(t *testing.T) {
 	parts := 0
 	for s.man.Merging != nil {
 		done := s.man.Merging.Done
-		if err := s.mergeStep(1, false); err != nil { // a part of a mergeFanIn-th
+		if err := s.mergeStep(1); err != nil { // a part of a mergeFanIn-th
 			t.Fatal(err)
 		}
 		parts++

@@ -13,14 +13,15 @@ import (
 )
 
 // Migrate rewrites the store in dir in the current on-disk format and
-// returns the schema version it had. Version 5 and 6 stores differ only
-// in their keys (keys.go): the position index's and the game records',
-// which it rewrites in place, the records under run 0 (manifest
-// recordRun); a version 7 store is already in version 8's format (its
-// runs all have full tail blocks) and only gets the version; older ones
+// returns the schema version it had. Version 5 and 6 stores differ from
+// version 8 only in their keys (keys.go): the position index's and the
+// game records', which it rewrites in place, the records under run 0
+// (manifest recordRun); a version 7 store is already in version 8's
+// format (its runs all have full tail blocks). From version 8, each live
+// run's values move into a folder of their own (runstore.go). Older ones
 // must be imported again (export, then import into a new folder). A
 // migration stopped half-way leaves the old version with some keys
-// rewritten: running it again finishes it.
+// rewritten or some runs copied: running it again finishes it.
 func Migrate(dir string) (from uint64, err error) {
 	if err := recoverRewrite(dir); err != nil {
 		return 0, err
@@ -55,12 +56,7 @@ func Migrate(dir string) (from uint64, err error) {
 	if err != nil || from == SchemaVersion {
 		return from, err
 	}
-	if from == 7 {
-		return from, db.Update(func(txn *badger.Txn) error {
-			return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
-		})
-	}
-	if from != 5 && from != 6 {
+	if from < 5 || from > SchemaVersion {
 		return from, fmt.Errorf("%w: %s has version %d, which xqdb cannot migrate: export its games with an older xqdb and import them into a new folder", ErrSchemaMismatch, dir, from)
 	}
 	var man manifest
@@ -77,9 +73,41 @@ func Migrate(dir string) (from uint64, err error) {
 	if err != nil {
 		return from, fmt.Errorf("index: migrate %s: read the manifest: %w", dir, err)
 	}
+	if from <= 6 {
+		if err := migrateKeys(db, &man); err != nil {
+			return from, fmt.Errorf("index: migrate %s: %w", dir, err)
+		}
+	}
+	if err := moveRunsOut(dir, db, &man); err != nil {
+		return from, fmt.Errorf("index: migrate %s: %w", dir, err)
+	}
+	// The version last: a migration stopped before it is run again.
+	err = db.Update(func(txn *badger.Txn) error {
+		return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
+	})
+	if err != nil {
+		return from, err
+	}
+	// Every key was rewritten or dropped: left in levels 0 to 5 over the
+	// old keys' values and tombstones, they would be compacted by the next
+	// imports, a rewrite of the store (as after a large import:
+	// Store.flatten). Closing flushes the last memtable, which Flatten
+	// leaves.
+	err = db.Close()
+	if db = nil; err != nil {
+		return from, err
+	}
+	if db, err = badger.Open(badgerOptions(bdir, false)); err != nil {
+		return from, err
+	}
+	return from, db.Flatten(runtime.NumCPU())
+}
+
+// migrateKeys rewrites the keys of a version 5 or 6 store as version 8's.
+func migrateKeys(db *badger.DB, man *manifest) error {
 	wb := db.NewWriteBatch()
 	defer wb.Cancel()
-	err = db.View(func(txn *badger.Txn) error {
+	err := db.View(func(txn *badger.Txn) error {
 		for _, kind := range []byte{prefixStatsV5, prefixTailV5, prefixStats, prefixTail, prefixHead, prefixGame} {
 			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{kind, '|'}})
 			for it.Rewind(); it.Valid(); it.Next() {
@@ -110,28 +138,82 @@ func Migrate(dir string) (from uint64, err error) {
 	if err == nil {
 		err = wb.Flush()
 	}
-	if err != nil {
-		return from, fmt.Errorf("index: migrate %s: %w", dir, err)
+	return err
+}
+
+// moveRunsOut writes the values of the live runs and of the merge under
+// way into their folders (schema 9), each by StreamWriter in key order,
+// and drops every run's values from the store's Badger. Folders an
+// interrupted migration left are written again from the start.
+func moveRunsOut(dir string, db *badger.DB, man *manifest) error {
+	if err := os.RemoveAll(filepath.Join(dir, runsDir)); err != nil {
+		return err
 	}
-	// The version last: a migration stopped before it is run again.
-	err = db.Update(func(txn *badger.Txn) error {
-		return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
+	s := &Store{dir: dir, db: db, opts: Options{}.withDefaults()}
+	defer s.closeRunDBs()
+	keep := func(run uint32) bool {
+		return man.live(run) || man.Merging != nil && man.Merging.Run == run
+	}
+	var prefixes [][]byte
+	var b *batch
+	err := db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixRun, '|'}})
+		defer it.Close()
+		cur := uint32(0)
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := it.Item().Key()
+			if !isRunValue(k) {
+				continue
+			}
+			if run := runOf(k); b == nil || run != cur {
+				if b != nil {
+					if err := b.Flush(); err != nil {
+						return err
+					}
+					b.Cancel()
+					b = nil
+				}
+				for _, kind := range runKinds {
+					prefixes = append(prefixes, kindPrefix(kind, run))
+				}
+				cur = run
+				if !keep(run) {
+					continue
+				}
+				b = s.newBatch()
+				if err := b.stream(run, man.tailBits(run)); err != nil {
+					return err
+				}
+			}
+			if b == nil {
+				continue // a run that is not live
+			}
+			v, err := it.Item().ValueCopy(nil)
+			if err != nil {
+				return err
+			}
+			if err := b.Set(it.Item().KeyCopy(nil), v); err != nil {
+				return err
+			}
+		}
+		if b != nil {
+			return b.Flush()
+		}
+		return nil
 	})
+	if b != nil {
+		b.Cancel()
+	}
 	if err != nil {
-		return from, err
+		return err
 	}
-	// Every key was rewritten: left in levels 0 to 5 over the old keys'
-	// values and tombstones, they would be compacted by the next imports,
-	// a rewrite of the store (as after a large import: Store.flatten).
-	// Closing flushes the last memtable, which Flatten leaves.
-	err = db.Close()
-	if db = nil; err != nil {
-		return from, err
+	if err := s.closeRunDBs(); err != nil {
+		return err
 	}
-	if db, err = badger.Open(badgerOptions(bdir, false)); err != nil {
-		return from, err
+	if len(prefixes) == 0 {
+		return nil
 	}
-	return from, db.Flatten(runtime.NumCPU())
+	return db.DropPrefix(prefixes...)
 }
 
 // migratedKey returns the schema 7 key of a key of schema version 5 or 6

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -24,9 +25,11 @@ func writeFullTails() (restore func()) {
 	return func() { fullTailsOnly = false }
 }
 
-// downgrade marks a store written with full tail blocks (writeFullTails)
-// with an older version, as an xqdb of that version left it: for 5 and 6
-// it first rewrites the keys in the layout of schema version 5
+// downgrade marks a store with an older version, as an xqdb of that
+// version left it: first every run's values move back from its folder
+// into the store's Badger (before version 9); a store written with full
+// tail blocks (writeFullTails) may go further back: for 5 and 6 it then
+// rewrites the keys in the layout of schema version 5
 // (s|game|key|run, t|game|bucket|run) or 6 (S|game|run|key,
 // T|game|run|bucket), with heads H|game|run|key and records g|gid in
 // both, and drops the manifest's epochs, which those versions did not
@@ -38,6 +41,7 @@ func downgrade(t *testing.T, dir string, version uint64) {
 		t.Fatal(err)
 	}
 	defer db.Close()
+	moveRunsIn(t, dir, db)
 	wb := db.NewWriteBatch()
 	be := binary.BigEndian
 	err = db.View(func(txn *badger.Txn) error {
@@ -79,7 +83,7 @@ func downgrade(t *testing.T, dir string, version uint64) {
 			if err := item.Value(func(v []byte) error { return json.Unmarshal(v, &m) }); err != nil {
 				return err
 			}
-			if _, ok := m["tail_bits"]; ok {
+			if _, ok := m["tail_bits"]; ok && version < 8 {
 				return errors.New("the store has runs of coarse tail blocks, which no older version wrote")
 			}
 			if version < 7 {
@@ -93,6 +97,51 @@ func downgrade(t *testing.T, dir string, version uint64) {
 		})
 	}
 	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// moveRunsIn writes the values of every run's folder into the store's
+// Badger db and removes the folders: a version 8 store's layout.
+func moveRunsIn(t *testing.T, dir string, db *badger.DB) {
+	t.Helper()
+	s := &Store{dir: dir, opts: Options{}.withDefaults()}
+	runs, err := s.runFolders()
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb := db.NewWriteBatch()
+	defer wb.Cancel()
+	for _, run := range runs {
+		rdb, err := badger.Open(runBadgerOptions(s.runPath(run), true))
+		if err != nil {
+			t.Fatal(err)
+		}
+		err = rdb.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{})
+			defer it.Close()
+			for it.Rewind(); it.Valid(); it.Next() {
+				v, err := it.Item().ValueCopy(nil)
+				if err != nil {
+					return err
+				}
+				if err := wb.Set(it.Item().KeyCopy(nil), v); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+		if cerr := rdb.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := wb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, runsDir)); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -198,7 +247,7 @@ func TestMigrateVersion6(t *testing.T) {
 		t.Errorf("after Migrate, %d levels hold tables; want 1", used)
 	}
 	sameAnswers(t, "after the migration", answersOf(t, s, gs[:40]), want)
-	if err := s.db.View(func(txn *badger.Txn) error {
+	if err := s.viewRuns(func(txn *view) error {
 		for _, kind := range []byte{prefixStats, prefixTail, prefixHead, prefixGame} {
 			if _, err := txn.Get([]byte{kind, '|'}); err == nil {
 				return fmt.Errorf("a key %c| is left", kind)
@@ -227,6 +276,88 @@ func TestMigrateVersion6(t *testing.T) {
 	importGames(t, fresh, gs[25:40])
 	importGames(t, fresh, gs[40:])
 	sameAnswers(t, "after an import into the migrated store", answersOf(t, s, gs), answersOf(t, fresh, gs))
+}
+
+// TestMigrateVersion8: a version 8 store (every run's values in the
+// store's Badger, a merge under way among them) is refused with a message
+// naming xqdb migrate; Migrate moves each live run's values, and the merge
+// under way's, into a folder of their own and drops them from the store's
+// Badger, and the store then answers as before and takes imports,
+// answering as a store built by this version does.
+func TestMigrateVersion8(t *testing.T) {
+	setSmallMergeGames(t, 10)
+	dir := t.TempDir()
+	gs := randomGames(t, 90)
+	opts := Options{RunGames: 9, PromoteAt: 3, MaxRuns: 3}
+	s, err := Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 60; i += 9 {
+		importGames(t, s, gs[i:min(i+9, 60)])
+	}
+	want := answersOf(t, s, gs[:60])
+	merging := s.man.Merging != nil
+	s.Close()
+	downgrade(t, dir, 8)
+
+	_, err = Open(dir, Options{})
+	if !errors.Is(err, ErrSchemaMismatch) || !strings.Contains(err.Error(), "version 8") || !strings.Contains(err.Error(), "xqdb migrate") {
+		t.Fatalf("open of a version 8 store: %v, want ErrSchemaMismatch naming version 8 and xqdb migrate", err)
+	}
+	if from, err := Migrate(dir); err != nil || from != 8 {
+		t.Fatalf("Migrate: from %d, %v", from, err)
+	}
+	if from, err := Migrate(dir); err != nil || from != SchemaVersion {
+		t.Fatalf("second Migrate: from %d, %v", from, err)
+	}
+	s, err = Open(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	// The store's Badger holds no run value; each live run has a folder.
+	err = s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixRun, '|'}})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			if isRunValue(it.Item().Key()) {
+				return fmt.Errorf("the store's Badger holds run value %x", it.Item().Key())
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	folders, err := s.runFolders()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range s.man.LiveRuns {
+		if !slices.Contains(folders, r) {
+			t.Errorf("live run %d has no folder (folders %v)", r, folders)
+		}
+	}
+	if merging && (s.man.Merging == nil || !slices.Contains(folders, s.man.Merging.Run)) {
+		t.Errorf("the merge under way lost its folder (folders %v)", folders)
+	}
+	sameAnswers(t, "after the migration", answersOf(t, s, gs[:60]), want)
+	for i := 60; i < len(gs); i += 10 {
+		importGames(t, s, gs[i:i+10])
+	}
+	fresh, err := Open(t.TempDir(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fresh.Close()
+	for i := 0; i < 60; i += 9 {
+		importGames(t, fresh, gs[i:min(i+9, 60)])
+	}
+	for i := 60; i < len(gs); i += 10 {
+		importGames(t, fresh, gs[i:i+10])
+	}
+	sameAnswers(t, "after imports into the migrated store", answersOf(t, s, gs), answersOf(t, fresh, gs))
 }
 
 // TestMigrateVersion7: a version 7 store (full tail blocks only) is
@@ -264,10 +395,12 @@ func TestMigrateVersion7(t *testing.T) {
 	}
 	defer s.Close()
 	sameAnswers(t, "after the migration", answersOf(t, s, gs[:30]), want)
+	coarse := false
 	for i := 30; i < len(gs); i += 10 {
 		importGames(t, s, gs[i:i+10])
+		coarse = coarse || len(s.man.TailBits) > 0
 	}
-	if len(s.man.TailBits) == 0 {
+	if !coarse {
 		t.Fatal("no run of coarse tail blocks after the small imports")
 	}
 	fresh, err := Open(t.TempDir(), Options{RunGames: 9, PromoteAt: 3, MaxRuns: 3})
@@ -341,7 +474,7 @@ func TestImportKeysSortAfterStored(t *testing.T) {
 	defer s.Close()
 	keys := func() map[string]uint64 { // key → version
 		out := map[string]uint64{}
-		err := s.db.View(func(txn *badger.Txn) error {
+		err := s.viewRuns(func(txn *view) error {
 			it := txn.NewIterator(badger.IteratorOptions{})
 			defer it.Close()
 			for it.Rewind(); it.Valid(); it.Next() {

@@ -50,7 +50,7 @@ func TestBloomFiltersSparePointReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	for i := uint64(0); i < 60_000; i++ {
 		if err := wb.Set(hashKey(i*2), []byte{1}); err != nil {
 			t.Fatal(err)
@@ -80,7 +80,7 @@ func TestBloomFiltersSparePointReads(t *testing.T) {
 		return checks, misses
 	}
 	checks0, misses0 := bloom()
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.viewRuns(func(txn *view) error {
 		for i := uint64(0); i < 20_000; i++ {
 			if _, err := txn.Get(hashKey(i*2 + 1)); !errors.Is(err, badger.ErrKeyNotFound) {
 				return fmt.Errorf("absent key %d: %v", i*2+1, err)

@@ -30,7 +30,7 @@ func (w *Writer) loadPopular() error {
 	if !s.man.PopularKeys {
 		return w.indexPopular()
 	}
-	return s.db.View(func(txn *badger.Txn) error {
+	return s.viewRuns(func(txn *view) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixPopular, '|'}})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
@@ -46,9 +46,9 @@ func (w *Writer) loadPopular() error {
 // entries: once, for a store written before they existed.
 func (w *Writer) indexPopular() error {
 	s := w.s
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	defer wb.Cancel()
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.viewRuns(func(txn *view) error {
 		return s.eachLiveStats(txn, func(_ *badger.Item, game uint8, key uint64) error {
 			if set := &w.popular[game%4]; !set.has(key) {
 				set.add(key)
@@ -69,8 +69,8 @@ func (w *Writer) indexPopular() error {
 // eachLiveStats calls fn with every stats entry of a live run and the game
 // and position its key names. Keys only are read until fn asks the item
 // for its value.
-func (s *Store) eachLiveStats(txn *badger.Txn, fn func(item *badger.Item, game uint8, key uint64) error) error {
-	return eachKindKey(txn, prefixStats, func(it *badger.Iterator) error {
+func (s *Store) eachLiveStats(txn *view, fn func(item *badger.Item, game uint8, key uint64) error) error {
+	return txn.eachRunKey(prefixStats, func(it *badger.Iterator) error {
 		k := it.Item().Key()
 		if len(k) != statsKeyLen || !s.man.live(runOf(k)) {
 			return nil
@@ -82,9 +82,9 @@ func (s *Store) eachLiveStats(txn *badger.Txn, fn func(item *badger.Item, game u
 // dropPopularKeys removes every P| entry, for an index rebuilt from
 // nothing (ReindexPositions), which writes them again.
 func (s *Store) dropPopularKeys() error {
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	defer wb.Cancel()
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.viewRuns(func(txn *view) error {
 		p := []byte{prefixPopular, '|'}
 		return deleteFrom(txn, wb, p, p)
 	})

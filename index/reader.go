@@ -176,7 +176,7 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 // an opening position, took a tree 100 ms).
 func (s *Store) tailGames(game engine.Game, pos engine.Position, key uint64, id *string, inStats func(gid uint32) bool) ([]GameHit, error) {
 	var cands []uint32
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.viewRuns(func(txn *view) error {
 		for _, run := range s.man.LiveRuns {
 			if !s.mayHold(byte(game), run, key) {
 				continue // the run's filter rules key out
@@ -230,7 +230,7 @@ func (s *Store) statsOf(game engine.Game, key uint64, allGames bool) (*statsValu
 	}
 	heads := !allGames && s.man.Heads
 	merged := &statsValue{}
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.viewRuns(func(txn *view) error {
 		if popular, err := s.mayHaveStats(txn, game, key); err != nil || !popular {
 			return err
 		}
@@ -276,7 +276,7 @@ func (s *Store) statsOf(game engine.Game, key uint64, allGames bool) (*statsValu
 // lookup after ten growth imports (issue 18). One read of the key's P|
 // entry answers for every run. A store whose P| entries are not complete
 // yet (manifest PopularKeys unset) is read run by run.
-func (s *Store) mayHaveStats(txn *badger.Txn, game engine.Game, key uint64) (bool, error) {
+func (s *Store) mayHaveStats(txn getter, game engine.Game, key uint64) (bool, error) {
 	if !s.man.PopularKeys {
 		return true, nil
 	}
@@ -289,7 +289,7 @@ func (s *Store) mayHaveStats(txn *badger.Txn, game engine.Game, key uint64) (boo
 
 // readHead reads the head of run's stats value at key (nil when it has
 // none).
-func readHead(txn *badger.Txn, game engine.Game, run uint32, key uint64) (*statsHead, error) {
+func readHead(txn getter, game engine.Game, run uint32, key uint64) (*statsHead, error) {
 	var h *statsHead
 	err := readValue(txn, headKey(byte(game), run, key), func(v []byte) error {
 		var err error
@@ -316,7 +316,7 @@ func (s *Store) NewestGames(game engine.Game, pos engine.Position, n int) (hits 
 	count := 0
 	first := ^uint32(0)
 	covered := true
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.viewRuns(func(txn *view) error {
 		if popular, err := s.mayHaveStats(txn, game, key); err != nil || !popular {
 			return err
 		}

@@ -81,8 +81,11 @@ func (s *Store) ReindexPositions() error {
 		if err := s.updateManifest(func(m *manifest) { m.NextRun++; m.Pending = rd.run }); err != nil {
 			return err
 		}
-		wb := s.db.NewWriteBatch()
-		err := w.writePositions(wb, rd)
+		wb := s.newBatch()
+		err := wb.stream(rd.run, tailBitsFor(len(rd.recs)))
+		if err == nil {
+			err = w.writePositions(wb, rd)
+		}
 		if err == nil {
 			err = wb.Flush()
 		}

@@ -77,13 +77,13 @@ func (s *Store) ensureSpace(run, pending int64) error {
 // are sparse: their size is not their use).
 func allocatedBytes(dir string) int64 {
 	var n int64
-	entries, _ := filepath.Glob(filepath.Join(dir, "*"))
-	for _, e := range entries {
+	_ = filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		var st syscall.Stat_t
-		if syscall.Stat(e, &st) == nil {
+		if err == nil && path != dir && syscall.Stat(path, &st) == nil {
 			n += st.Blocks * 512
 		}
-	}
+		return nil
+	})
 	return n
 }
 

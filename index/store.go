@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -83,10 +82,11 @@ type manifest struct {
 	NextRun  uint32   `json:"next_run"`
 	LiveRuns []uint32 `json:"live_runs"`
 	Pending  uint32   `json:"pending,omitempty"`
-	// Garbage names runs that are no longer live but whose values may
-	// still be stored (merged away, or dropped by a reindex), oldest
-	// first: the next imports delete them a bounded part at a time
-	// (merge.go, garbageBudget), Compact and cleanPending all at once.
+	// Garbage names runs that are no longer live but whose folders may
+	// still be there (merged away, or dropped by a reindex): a merge's
+	// commit names its sources, then removes their folders (merge.go,
+	// dropGarbageRuns); after a crash between the two, the next writer
+	// does.
 	Garbage []uint32 `json:"garbage,omitempty"`
 	// MetaUpTo: games below it have their Bleve document.
 	MetaUpTo uint32 `json:"meta_up_to"`
@@ -234,6 +234,8 @@ type Store struct {
 
 	filters filterCache // the position filters mapped (filter.go)
 
+	runs runDBs // the runs' Badgers opened (runstore.go)
+
 	// reopened: Badger was opened twice, to compact level 0 at Close
 	// (openStoreBadger).
 	reopened bool
@@ -278,8 +280,8 @@ func Open(dir string, opts Options) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
-	// Garbage runs alone wait for the imports that delete them (merge.go,
-	// garbageBudget): readers skip them like any run that is not live.
+	// Garbage runs alone wait for the next import (merge.go,
+	// dropGarbageRuns): readers skip them like any run that is not live.
 	if !opts.ReadOnly && s.man.Pending != 0 {
 		if err := s.cleanPending(); err != nil {
 			s.Close()
@@ -562,6 +564,7 @@ func (s *Store) Close() error {
 	if s.meta != nil {
 		errs = append(errs, s.meta.Close())
 	}
+	errs = append(errs, s.closeRunDBs())
 	if !s.opts.ReadOnly {
 		s.markLevelZero()
 	}
@@ -670,35 +673,29 @@ func (s *Store) Read(fn func() error) error {
 }
 
 // cleanPending removes what an interrupted run or merge wrote, and the
-// runs a merge replaced: game records at or past NextGid, and the stats,
-// tail and head values of the Pending run (not committed) and of the
-// Garbage runs. A run's values sort together, so it reads those runs
-// only. It used to walk every stats and tail key, skipping the live runs:
-// after a merge at a million games that meant reading the dead values of
-// every earlier merge that Badger had not yet compacted away (1.7
-// CPU-seconds of a 10,000-game import).
+// runs a merge replaced: game records at or past NextGid, and the folders
+// of the Pending run (not committed), of the Garbage runs and of any run
+// the manifest does not name (sweepRuns).
 func (s *Store) cleanPending() error {
 	if s.man.Pending != 0 && s.man.live(s.man.Pending) {
 		// An older xqdb stopped after committing a merge: its merged runs
 		// are named nowhere.
 		return s.cleanDeadRuns()
 	}
-	wb := s.db.NewWriteBatch()
-	defer wb.Cancel()
 	runs := slices.Clone(s.man.Garbage)
 	if s.man.Pending != 0 {
 		runs = append(runs, s.man.Pending)
 	}
-	err := s.db.View(func(txn *badger.Txn) error {
-		if err := s.deleteUncommittedRecords(txn, wb); err != nil {
-			return err
-		}
-		return deleteRunValues(txn, wb, runs)
-	})
+	wb := s.db.NewWriteBatch()
+	defer wb.Cancel()
+	err := s.db.View(func(txn *badger.Txn) error { return s.deleteUncommittedRecords(txn, wb) })
 	if err != nil {
 		return err
 	}
 	if err := wb.Flush(); err != nil {
+		return err
+	}
+	if err := s.removeRuns(runs); err != nil {
 		return err
 	}
 	err = s.updateManifest(func(m *manifest) {
@@ -711,6 +708,9 @@ func (s *Store) cleanPending() error {
 		}
 	})
 	if err != nil {
+		return err
+	}
+	if err := s.sweepRuns(); err != nil {
 		return err
 	}
 	return s.sweepFilters() // the pending run's, if it wrote one
@@ -734,56 +734,9 @@ func (s *Store) deleteUncommittedRecords(txn *badger.Txn, wb *badger.WriteBatch)
 	return nil
 }
 
-// deleteRunValues adds to wb the deletion of every stats value, tail
-// block and head of runs (each run's keys sort together: keys.go).
-func deleteRunValues(txn *badger.Txn, wb *badger.WriteBatch, runs []uint32) error {
-	for _, run := range runs {
-		for _, kind := range runKinds {
-			for game := byte(0); game < 4; game++ {
-				prefix := runPrefix(kind, game, run)
-				if err := deleteFrom(txn, wb, prefix, prefix); err != nil {
-					return err
-				}
-			}
-		}
-	}
-	return nil
-}
-
-// eachKindKey calls fn with the iterator at every key of one kind
-// (prefixStats, prefixTail, prefixHead, prefixGame) of every run, run by
-// run, seeking past the other kinds' keys. Values are not prefetched.
-func eachKindKey(txn *badger.Txn, kind byte, fn func(it *badger.Iterator) error) error {
-	it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixRun, '|'}})
-	defer it.Close()
-	for it.Seek(kindPrefix(kind, 0)); it.Valid(); {
-		k := it.Item().Key()
-		run, kk := runOf(k), keyKind(k)
-		switch {
-		case len(k) < 7: // no such key is written
-			it.Next()
-			continue
-		case kk < kind:
-			it.Seek(kindPrefix(kind, run))
-			continue
-		case kk > kind:
-			if run == math.MaxUint32 {
-				return nil
-			}
-			it.Seek(kindPrefix(kind, run+1))
-			continue
-		}
-		if err := fn(it); err != nil {
-			return err
-		}
-		it.Next()
-	}
-	return nil
-}
-
 // readValue calls fn with the value at key, unless there is none; the
 // value is valid during the call only.
-func readValue(txn *badger.Txn, key []byte, fn func(v []byte) error) error {
+func readValue(txn getter, key []byte, fn func(v []byte) error) error {
 	item, err := txn.Get(key)
 	if errors.Is(err, badger.ErrKeyNotFound) {
 		return nil
@@ -795,7 +748,9 @@ func readValue(txn *badger.Txn, key []byte, fn func(v []byte) error) error {
 }
 
 // deleteFrom deletes the keys with prefix from from on.
-func deleteFrom(txn *badger.Txn, wb *badger.WriteBatch, prefix, from []byte) error {
+func deleteFrom(txn interface {
+	NewIterator(badger.IteratorOptions) *badger.Iterator
+}, wb interface{ Delete([]byte) error }, prefix, from []byte) error {
 	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
 	defer it.Close()
 	for it.Seek(from); it.ValidForPrefix(prefix); it.Next() {
@@ -807,28 +762,12 @@ func deleteFrom(txn *badger.Txn, wb *badger.WriteBatch, prefix, from []byte) err
 }
 
 // cleanDeadRuns removes, as cleanPending does, game records at or past
-// NextGid and the values of every run that is not live, walking every
-// stats and tail key: for a store whose dead runs are not named.
+// NextGid and the folders of every run that is not live: for a store
+// whose dead runs are not named.
 func (s *Store) cleanDeadRuns() error {
 	wb := s.db.NewWriteBatch()
 	defer wb.Cancel()
-	err := s.db.View(func(txn *badger.Txn) error {
-		if err := s.deleteUncommittedRecords(txn, wb); err != nil {
-			return err
-		}
-		for _, kind := range runKinds {
-			err := eachKindKey(txn, kind, func(it *badger.Iterator) error {
-				if s.man.live(runOf(it.Item().Key())) {
-					return nil
-				}
-				return wb.Delete(it.Item().KeyCopy(nil))
-			})
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	err := s.db.View(func(txn *badger.Txn) error { return s.deleteUncommittedRecords(txn, wb) })
 	if err != nil {
 		return err
 	}
@@ -837,7 +776,7 @@ func (s *Store) cleanDeadRuns() error {
 	}
 	err = s.updateManifest(func(m *manifest) {
 		m.Pending, m.Garbage = 0, nil
-		m.Merging = nil // its run was not live: deleted above
+		m.Merging = nil // its run was not live: deleted below
 		for run := range m.RunGames {
 			if !m.live(run) {
 				m.forgetRun(run)
@@ -845,6 +784,9 @@ func (s *Store) cleanDeadRuns() error {
 		}
 	})
 	if err != nil {
+		return err
+	}
+	if err := s.sweepRuns(); err != nil {
 		return err
 	}
 	return s.sweepFilters()

@@ -331,7 +331,7 @@ func TestPositionCountsEachGameOnce(t *testing.T) {
 	// Forge a tail posting for game 1 under the start position's key, as a
 	// stray fingerprint match would produce.
 	start := position(t)
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	run := s.man.LiveRuns[0]
 	wb.Set(tailKey(byte(engine.Xiangqi), run, tailBucket(start.Key())), encodeTail(nil, []tailEntry{{1, start.Key() << tailBucketBits}}, 8))
 	if err := wb.Flush(); err != nil {

@@ -7,8 +7,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/dgraph-io/badger/v4"
 )
 
 func TestTailBlockRoundTrip(t *testing.T) {
@@ -255,7 +253,7 @@ func TestCoarseTailBlocksMerge(t *testing.T) {
 		gid uint32
 	}
 	var all []posting
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	for run := uint32(1); run <= 4; run++ {
 		b := runBits[run]
 		blocks := map[uint16][]tailEntry{}
@@ -292,8 +290,8 @@ func TestCoarseTailBlocksMerge(t *testing.T) {
 		mergeIn := func(parts ...keyRange) map[uint16][]byte {
 			merged := map[uint16][]byte{}
 			for _, part := range parts {
-				err := s.db.View(func(txn *badger.Txn) error {
-					_, err := mergeTails(txn, tt.runs, from, 0, 9, tt.bits, part, nil, nil, func(k, v []byte) error {
+				err := s.viewRuns(func(txn *view) error {
+					_, err := mergeTails(txn, tt.runs, from, 0, 9, tt.bits, part, nil, func(k, v []byte) error {
 						if !bytes.HasPrefix(k, runPrefix(prefixTail, 0, 9)) {
 							t.Fatalf("merged key %x outside run 9's tail", k)
 						}

@@ -24,32 +24,46 @@ var prefixNames = map[byte]string{
 // Usage walks the store and reports entries and raw bytes per kind of key.
 func (s *Store) Usage() (map[string]Usage, error) {
 	out := map[string]Usage{}
-	err := s.db.View(func(txn *badger.Txn) error {
+	count := func(kind byte, it *badger.Iterator) {
+		name := prefixNames[kind]
+		if name == "" {
+			name = "other"
+		}
+		u := out[name]
+		u.Entries++
+		u.Bytes += int64(len(it.Item().Key())) + it.Item().ValueSize()
+		out[name] = u
+	}
+	err := s.viewRuns(func(txn *view) error {
 		it := txn.NewIterator(badger.IteratorOptions{})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
 			k := it.Item().Key()
 			kind := k[0]
 			if kind == prefixRun {
-				kind = keyKind(k) // a run's values, by their kind
+				kind = keyKind(k) // a run's records
 			}
-			name := prefixNames[kind]
-			if name == "" {
-				name = "other"
+			count(kind, it)
+		}
+		// The runs' values, in their folders (runstore.go).
+		for _, kind := range runKinds {
+			err := txn.eachRunKey(kind, func(it *badger.Iterator) error {
+				count(kind, it)
+				return nil
+			})
+			if err != nil {
+				return err
 			}
-			u := out[name]
-			u.Entries++
-			u.Bytes += int64(len(k)) + it.Item().ValueSize()
-			out[name] = u
 		}
 		return nil
 	})
 	return out, err
 }
 
-// DiskBytes returns the bytes the store's files take: Badger, Bleve, total.
+// DiskBytes returns the bytes the store's files take: Badger (the store's
+// and the runs'), Bleve.
 func (s *Store) DiskBytes() (badgerBytes, bleveBytes int64) {
-	return DirBytes(filepath.Join(s.dir, "badger")), DirBytes(filepath.Join(s.dir, "meta.bleve"))
+	return DirBytes(filepath.Join(s.dir, "badger")) + DirBytes(filepath.Join(s.dir, runsDir)), DirBytes(filepath.Join(s.dir, "meta.bleve"))
 }
 
 // DirBytes returns the bytes of the regular files below dir (0 when it
@@ -71,10 +85,10 @@ func DirBytes(dir string) int64 {
 // values) and the game postings under them, and the tail postings (one per
 // game and position not popular).
 func (s *Store) PositionCounts() (popular, popularPostings, tailPostings int64, err error) {
-	err = s.db.View(func(txn *badger.Txn) error {
+	err = s.viewRuns(func(txn *view) error {
 		// A position popular in several runs has a value in each.
 		seen := map[[9]byte]bool{}
-		err := eachKindKey(txn, prefixStats, func(it *badger.Iterator) error {
+		err := txn.eachRunKey(prefixStats, func(it *badger.Iterator) error {
 			k := it.Item().Key()
 			if len(k) != statsKeyLen || !s.man.live(runOf(k)) {
 				return nil
@@ -97,7 +111,7 @@ func (s *Store) PositionCounts() (popular, popularPostings, tailPostings int64, 
 		if err != nil {
 			return err
 		}
-		return eachKindKey(txn, prefixTail, func(it *badger.Iterator) error {
+		return txn.eachRunKey(prefixTail, func(it *badger.Iterator) error {
 			if !s.man.live(runOf(it.Item().Key())) {
 				return nil
 			}

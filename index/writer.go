@@ -6,14 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
-	"math"
 	"math/bits"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2/mapping"
-	"github.com/dgraph-io/badger/v4"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
@@ -549,8 +547,11 @@ func (w *Writer) writeRun(rd *runData) error {
 			return err
 		}
 	}
-	wb := s.db.NewWriteBatch()
+	wb := s.newBatch()
 	defer wb.Cancel()
+	if err := wb.stream(rd.run, tailBitsFor(len(rd.recs))); err != nil {
+		return err
+	}
 	for _, p := range rd.recs {
 		if err := wb.Set(recordKey(rd.run, p.gid), p.rec); err != nil {
 			return err
@@ -586,7 +587,7 @@ func (w *Writer) writeRun(rd *runData) error {
 
 // writePositions routes every occurrence of the run to a stats value
 // (popular positions) or a tail block, bucket by bucket.
-func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
+func (w *Writer) writePositions(wb *batch, rd *runData) error {
 	occ, starts := bucketOccurrences(rd.occ)
 	// The games' own lists are copied: let them go while the run is
 	// written (73 MB at a run of 50,000 random games, of the live heap a
@@ -607,6 +608,7 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 	}
 	var byKey []occurrence
 	var popKeys []uint64
+	var popGroups [][2]int // byKey's popular groups, from, to
 	var grouper grouper
 	for b := 0; b+1 < len(starts); b++ {
 		bucket := occ[starts[b]:starts[b+1]] // in gid order
@@ -616,13 +618,14 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 		game := engine.Game(b / tailBuckets)
 		popKeysOf := &w.popular[game%4]
 		byKey = grouper.group(byKey[:0], bucket)
-		popKeys = popKeys[:0]
+		popKeys, popGroups = popKeys[:0], popGroups[:0]
 		for i := 0; i < len(byKey); {
 			j := i + 1
 			for j < len(byKey) && byKey[j].key == byKey[i].key {
 				j++
 			}
 			group := byKey[i:j]
+			from := i
 			i = j
 			key := group[0].key
 			known := popKeysOf.has(key)
@@ -647,6 +650,14 @@ func (w *Writer) writePositions(wb *badger.WriteBatch, rd *runData) error {
 				}
 			}
 			popKeys = append(popKeys, key)
+			popGroups = append(popGroups, [2]int{from, j})
+		}
+		// The run's Badger takes its stats values and heads in key order
+		// (runstore.go, batch.stream); the groups come in no order.
+		slices.SortFunc(popGroups, func(a, b [2]int) int { return compareUint64(byKey[a[0]].key, byKey[b[0]].key) })
+		for _, g := range popGroups {
+			group := byKey[g[0]:g[1]]
+			key := group[0].key
 			var v statsValue
 			v.Games = make([]Posting, 0, len(group))
 			for _, o := range group {
@@ -770,7 +781,7 @@ func (g *grouper) group(dst []occurrence, bucket []occurrence) []occurrence {
 // tailWriter gathers one run's tail postings block by block (blocks
 // arrive in order) and writes each block.
 type tailWriter struct {
-	wb      *badger.WriteBatch
+	wb      *batch
 	scale   float64 // how the run's blocks will grow (tailWidth)
 	bits    int     // the run's bucket bits (tailBitsFor)
 	run     uint32
@@ -780,7 +791,7 @@ type tailWriter struct {
 	filter  *filterBuilder // nil: the run has no filter
 }
 
-func (t *tailWriter) init(wb *badger.WriteBatch, run uint32, scale float64, bits int) {
+func (t *tailWriter) init(wb *batch, run uint32, scale float64, bits int) {
 	*t = tailWriter{wb: wb, run: run, scale: scale, bits: bits, bucket: -1}
 }
 
@@ -847,37 +858,23 @@ func (w *Writer) Close() error {
 	if err == nil {
 		err = w.counts.save(w.s.dir)
 	}
-	// An import that adds a quarter of the store or more compacts it
-	// into one level below (flatten), which must not carry the runs that
-	// merges replaced down: it deletes them all, and those its own merges
-	// replace at once. Any other deletes a bounded part of the garbage
-	// before it merges, and leaves what its merges replace to the next
-	// imports (merge.go, garbageBudget).
-	//
 	// An import whose Close compacts level 0 (store.go, openLargerWrite)
-	// pays for the imports before it: it leaves its share of the garbage
-	// and of a merge under way to the next (issue 18: the tenth growth
-	// import at a million games, 1.81 s with the last part of a tier merge
-	// against 1.52 s for the compaction alone).
+	// pays for the imports before it: it leaves its share of a merge under
+	// way to the next (issue 18: the tenth growth import at a million
+	// games, 1.81 s with the last part of a tier merge against 1.52 s for
+	// the compaction alone).
 	large := w.large(w.added)
 	share := w.added
 	if w.s.db.Opts().CompactL0OnClose {
 		share = 0
 	}
-	if err == nil && len(w.s.man.Garbage) > 0 {
-		budget := garbageBudget(w.added, w.s.Games(), &w.s.man)
-		switch {
-		case large:
-			budget = math.MaxInt
-		case share == 0 && budget != math.MaxInt:
-			budget = 0
-		}
-		err = w.s.dropGarbageRuns(budget)
+	if err == nil {
+		err = w.s.dropGarbageRuns() // left by a crash: folders removed
 	}
 	// Merging runs rewrites them beside the old ones: only with room for a
 	// copy of the store.
 	due := w.s.man.Merging != nil || mergeFrom(w.s.man.LiveRuns, w.s.man.RunGames, w.s.opts.MaxRuns) < len(w.s.man.LiveRuns)
-	if err == nil && due && w.s.roomFor(allocatedBytes(filepath.Join(w.s.dir, "badger"))) {
+	if err == nil && due && w.s.roomFor(allocatedBytes(filepath.Join(w.s.dir, runsDir))) {
 		err = w.s.mergeDue(large, share)
 	}
 	if err == nil {

@@ -131,33 +131,39 @@ func TestCheckAndReindex(t *testing.T) {
 		trees[moves] = treeOf(t, "--db", db, "--game", "chess", "--moves", moves)
 	}
 
-	// The position index loses its tail blocks.
-	bdb, err := badger.Open(badger.DefaultOptions(filepath.Join(db, "badger")).WithLogger(nil))
-	if err != nil {
-		t.Fatal(err)
+	// The position index loses its tail blocks, keyed E|run(4)|T|… in
+	// each run's Badger, runs/<run> (index/keys.go, index/runstore.go).
+	runDirs, err := filepath.Glob(filepath.Join(db, "runs", "*"))
+	if err != nil || len(runDirs) == 0 {
+		t.Fatalf("no run folders: %v", err)
 	}
-	// Tail blocks are keyed E|run(4)|T|… (index/keys.go).
-	wb := bdb.NewWriteBatch()
-	err = bdb.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte("E|")})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			if k := it.Item().Key(); len(k) > 6 && k[6] == 'T' {
-				if err := wb.Delete(it.Item().KeyCopy(nil)); err != nil {
-					return err
+	for _, dir := range runDirs {
+		bdb, err := badger.Open(badger.DefaultOptions(dir).WithLogger(nil).WithValueThreshold(128 << 10).WithMemTableSize(1 << 20))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wb := bdb.NewWriteBatch()
+		err = bdb.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte("E|")})
+			defer it.Close()
+			for it.Rewind(); it.Valid(); it.Next() {
+				if k := it.Item().Key(); len(k) > 6 && k[6] == 'T' {
+					if err := wb.Delete(it.Item().KeyCopy(nil)); err != nil {
+						return err
+					}
 				}
 			}
+			return nil
+		})
+		if err == nil {
+			err = wb.Flush()
 		}
-		return nil
-	})
-	if err == nil {
-		err = wb.Flush()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := bdb.Close(); err != nil {
-		t.Fatal(err)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := bdb.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	code, rep = checkOf(t, db)
 	if code != exitFailure || rep.PositionMismatches == 0 || rep.Positions >= rep.ExpectedPositions || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0], "reindex --positions") {
