@@ -1,0 +1,95 @@
+package index
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dgraph-io/badger/v4"
+)
+
+// TestRunsLiveInFoldersWithoutLevelZero: every run an import or a merge
+// writes (merges in parts included) lives in a Badger folder of its own,
+// written by StreamWriter into the levels below level 0, so that no
+// compaction ever rewrites it; the store's Badger holds no run value
+// (issue 18: in one Badger, a compaction of level 0 rewrote ten imports'
+// runs at once). The live runs have folders, and only they and the merge
+// under way.
+func TestRunsLiveInFoldersWithoutLevelZero(t *testing.T) {
+	setSmallMergeGames(t, 12)
+	gs := randomGames(t, 248)
+	s := partsStore(t, t.TempDir(), gs[:218])
+	defer s.Close()
+	sawMerging := false
+	for i := 218; i < len(gs); i += 6 {
+		importGames(t, s, gs[i:i+6])
+		sawMerging = sawMerging || s.man.Merging != nil && s.man.Merging.Done != [2]int{}
+		want := append([]uint32(nil), s.man.LiveRuns...)
+		if st := s.man.Merging; st != nil {
+			want = append(want, st.Run)
+		}
+		folders, err := s.runFolders()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(folders) != len(want) {
+			t.Fatalf("after the import of games %d on: folders %v, want the live runs and the merge under way's, %v", i, folders, want)
+		}
+		for _, run := range want {
+			db, err := s.runDB(run, false)
+			if err != nil || db == nil {
+				t.Fatalf("run %d: no Badger (%v)", run, err)
+			}
+			levels := db.Levels()
+			tables := 0
+			for _, l := range levels {
+				tables += l.NumTables
+			}
+			if levels[0].NumTables > 0 || tables == 0 {
+				t.Fatalf("run %d: %d tables in level 0 of %d", run, levels[0].NumTables, tables)
+			}
+		}
+	}
+	if !sawMerging {
+		t.Fatal("no import left a merge written in part: the test needs one")
+	}
+	err := s.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixRun, '|'}})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			if isRunValue(it.Item().Key()) {
+				t.Fatalf("the store's Badger holds run value %x", it.Item().Key())
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestStreamedRunRefusesKeysOutOfOrder: a run written by StreamWriter
+// takes each stream's keys in order; one out of order is an error, not
+// the panic Badger's stream writer raises in a goroutine of its own.
+func TestStreamedRunRefusesKeysOutOfOrder(t *testing.T) {
+	s, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	b := s.newBatch()
+	defer b.Cancel()
+	if err := b.stream(7, tailBucketBits); err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Set(statsKey(0, 7, 200), []byte{1}); err != nil {
+		t.Fatal(err)
+	}
+	// Another stream (the tail blocks) may come in between.
+	if err := b.Set(tailKey(0, 7, 3), []byte{1}); err != nil {
+		t.Fatal(err)
+	}
+	err = b.Set(statsKey(0, 7, 100), []byte{1})
+	if err == nil || !strings.Contains(err.Error(), "written after") {
+		t.Fatalf("a stats key out of order: %v, want an error", err)
+	}
+}
