@@ -171,6 +171,9 @@ func (s *Store) deletePositions(gids []uint32, isDel func(uint32) bool, redo boo
 	reached = slices.Compact(reached)
 
 	date := func(gid uint32) uint32 { return s.attrs[gid].Date }
+	if err := s.openRunsWritable(); err != nil {
+		return err
+	}
 	wb := s.newBatch()
 	defer wb.Cancel()
 	err := s.viewRuns(func(txn *view) error {

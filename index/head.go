@@ -231,7 +231,7 @@ func (d *dateReader) date(gid uint32) uint32 {
 // (manifest Heads unset: written before heads existed, or since rewritten
 // by an xqdb that does not know them).
 func (s *Store) indexHeads() error {
-	if err := s.dropHeads(); err != nil {
+	if err := s.dropHeads(); err != nil { // opens the runs writable
 		return err
 	}
 	wb := s.newBatch()
@@ -269,6 +269,9 @@ func (s *Store) indexHeads() error {
 // dropHeads deletes every head. A missing head is never wrong (a reader
 // then reads the stats value whole): only a stale one would be.
 func (s *Store) dropHeads() error {
+	if err := s.openRunsWritable(); err != nil {
+		return err
+	}
 	wb := s.newBatch()
 	defer wb.Cancel()
 	err := s.viewRuns(func(txn *view) error {

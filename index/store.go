@@ -747,10 +747,9 @@ func readValue(txn getter, key []byte, fn func(v []byte) error) error {
 	return item.Value(fn)
 }
 
-// deleteFrom deletes the keys with prefix from from on.
-func deleteFrom(txn interface {
-	NewIterator(badger.IteratorOptions) *badger.Iterator
-}, wb interface{ Delete([]byte) error }, prefix, from []byte) error {
+// deleteFrom deletes the keys with prefix from from on: txn and wb are
+// Badger's or the store's with its runs (view, batch).
+func deleteFrom(txn iterating, wb interface{ Delete([]byte) error }, prefix, from []byte) error {
 	it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
 	defer it.Close()
 	for it.Seek(from); it.ValidForPrefix(prefix); it.Next() {
