@@ -156,7 +156,7 @@ func (s *Store) loadAttrs() error {
 		return nil
 	}
 	s.attrs = make([]Attrs, s.man.NextGid)
-	return s.db.View(func(txn *badger.Txn) error {
+	return s.gdb.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixAttrs, '|'}})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {

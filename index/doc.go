@@ -1,6 +1,8 @@
 // Package index stores games and their positions: Badger holds the game
-// records, the position index and per-position move statistics; Bleve holds
-// one metadata document per game. It knows nothing of notation or the CLI.
+// records (badger/), the position index and per-position move statistics
+// (a Badger a run, runs/RUN) and the manifest, attributes and hashes
+// (globals/); Bleve holds one metadata document per game. It knows
+// nothing of notation or the CLI.
 //
 // Position index, in two tiers (DESIGN "Keys and storage"; keys.go has
 // the byte layouts):
@@ -27,10 +29,12 @@
 // Imports are batched into runs. A run writes everything keyed so that
 // redoing it rewrites the same bytes, then commits by updating the manifest
 // (next game id, live runs). After a crash the next import redoes the
-// uncommitted run: nothing is lost or doubled. A run's values and records
-// sort together, after every earlier run's (so Badger's compactions of an
-// import's tables do not rewrite older runs and records), so the end of an import merges runs by size tiers (merge.go)
-// reading the merged runs only, and promotion counts earlier runs' games
+// uncommitted run: nothing is lost or doubled. A run's values live in a
+// Badger of their own, written once (runstore.go), and its records sort
+// after every earlier run's (so Badger's compactions of an import's
+// tables rewrite no older runs or records); the end of an import merges
+// runs by size tiers (merge.go) reading the merged runs only, into a new
+// folder, and removes theirs; promotion counts earlier runs' games
 // in a fixed-size sketch (counts.go): an import costs what it adds, not
 // what the store holds (issue 18).
 //
@@ -43,10 +47,12 @@
 //	head.go      heads of large stats values: aggregates, newest games
 //	meta.go      Bleve mapping and documents
 //	store.go     Open/Close, schema version, manifest
+//	runstore.go  the runs' Badgers, and the view and batch that route keys
+//	             to the store's, the globals' or a run's Badger
 //	writer.go    the import writer: dedupe, runs, flush, commit
 //	merge.go     merging runs by size tiers
 //	counts.go    the opening positions' counts that promotion asks (a sketch)
-//	popular.go   the keys of the popular positions (P|), which a writer lists
+//	popular.go   the keys of the popular positions (p|), which a writer lists
 //	migrate.go   rewriting a store of the previous schema version
 //	metaindex.go feeding Bleve in the background
 //	reader.go    lookups: positions, games, attributes

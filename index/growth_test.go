@@ -209,8 +209,10 @@ func TestManySmallImportsAnswerAsOne(t *testing.T) {
 // for and level 0 keeps its tables past NumLevelZeroTables, up to
 // deferredLevelZeroTables: the small write that finds that many compacts
 // level 0 at its Close, still without compactors (whose compactions of
-// the levels below it would wait for), and level 0 shrinks (issue 18: 100
-// games in ≤ 0.5 s every time). The session before it leaves the marker
+// the levels below it would wait for), and level 0 grows no further
+// (issue 18: 100 games in ≤ 0.5 s every time). Each import's records are
+// a level-0 table after all the others (schema 9), so Badger compacts the
+// oldest alone: each small write at the bound pays for one. The session before it leaves the marker
 // that lets it open Badger once; without the marker (the second time
 // below, as after an older xqdb) it opens Badger twice, and compacts all
 // the same.
@@ -264,7 +266,7 @@ func TestSmallImportsDeferCompaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if l0 := s.db.Levels()[0].NumTables; l0 >= deferredLevelZeroTables {
+	if l0 := s.db.Levels()[0].NumTables; l0 > deferredLevelZeroTables {
 		t.Errorf("%d level-0 tables at the end", l0)
 	}
 	if n := s.Games(); n != added {
@@ -273,8 +275,10 @@ func TestSmallImportsDeferCompaction(t *testing.T) {
 }
 
 // TestLargerWriteCompactsFullLevelZero: a write that is not small and
-// finds level 0 at NumLevelZeroTables compacts it at Close, whether its
-// compactors began or not, so the small writes after it do not inherit it
+// finds level 0 at NumLevelZeroTables compacts it at Close (its oldest
+// table: each import's records are a table of their own, schema 9),
+// whether its compactors began or not, so the small writes after it do
+// not inherit it
 // (issue 18: a growth import shorter than the compactors' random start
 // left ten imports' tables to a 100-game one); below the bound it opens
 // Badger once and leaves level 0 to them, from one table past the bound
@@ -332,7 +336,7 @@ func TestLargerWriteCompactsFullLevelZero(t *testing.T) {
 	if got := s.db.Opts().NumLevelZeroTables; got != deferredLevelZeroTables {
 		t.Fatalf("a larger write that compacts level 0 at Close lets its compactors compact it at %d tables, want %d", got, deferredLevelZeroTables)
 	}
-	if after != 0 {
+	if after > before {
 		t.Fatalf("a larger write at the bound (%d level-0 tables) left %d", before, after)
 	}
 	r, err := Open(dir, Options{ReadOnly: true})
@@ -420,7 +424,7 @@ func TestDuplicatesByHashEntries(t *testing.T) {
 		t.Errorf("the writer loaded every game's attributes")
 	}
 	// Forget the h| entries, as a store written before them.
-	if err := s.db.DropPrefix([]byte{prefixHash, '|'}); err != nil {
+	if err := s.gdb.DropPrefix([]byte{prefixHash, '|'}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.updateManifest(func(m *manifest) { m.HashedUpTo = 0 }); err != nil {
@@ -491,7 +495,7 @@ func TestPopularKeysWithoutStatsValues(t *testing.T) {
 	}
 	// Forget the P| entries, as a store written before them: the next
 	// import writes them from the stats values.
-	if err := s.db.DropPrefix([]byte{prefixPopular, '|'}); err != nil {
+	if err := s.gdb.DropPrefix([]byte{prefixPopular, '|'}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.updateManifest(func(m *manifest) { m.PopularKeys = false }); err != nil {
@@ -503,7 +507,11 @@ func TestPopularKeysWithoutStatsValues(t *testing.T) {
 	}
 	// From now on the stats values are not read to list the keys.
 	for run := uint32(0); run < s.man.NextRun; run++ {
-		if err := s.db.DropPrefix(kindPrefix(prefixStats, run)); err != nil {
+		db, err := s.runDB(run, true)
+		if err == nil {
+			err = db.DropPrefix(kindPrefix(prefixStats, run))
+		}
+		if err != nil {
 			t.Fatal(err)
 		}
 	}

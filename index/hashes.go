@@ -44,7 +44,7 @@ func decodeGids(b []byte) ([]uint32, error) {
 func (s *Store) hashGids(h uint64) ([]uint32, error) {
 	s.hashReads++
 	var gids []uint32
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.gdb.View(func(txn *badger.Txn) error {
 		err := readValue(txn, hashKey(h), func(v []byte) error {
 			var err error
 			gids, err = decodeGids(v)
@@ -73,7 +73,7 @@ func (s *Store) indexHashes() error {
 		h := s.attrs[gid].Hash
 		byHash[h] = append(byHash[h], gid)
 	}
-	wb := s.db.NewWriteBatch()
+	wb := s.gdb.NewWriteBatch()
 	defer wb.Cancel()
 	for h, gids := range byHash {
 		slices.Sort(gids)
@@ -90,7 +90,7 @@ func (s *Store) indexHashes() error {
 // readAttrsChunk reads one attribute chunk.
 func (s *Store) readAttrsChunk(c uint32) ([]Attrs, error) {
 	var out []Attrs
-	err := s.db.View(func(txn *badger.Txn) error {
+	err := s.gdb.View(func(txn *badger.Txn) error {
 		err := readValue(txn, attrsKey(c), func(v []byte) error {
 			for i := 0; i+attrsSize <= len(v); i += attrsSize {
 				out = append(out, getAttrs(v[i:]))

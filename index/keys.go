@@ -29,23 +29,29 @@ import (
 //	9  each run's stats values, tail blocks and heads (E|run|S…, E|run|T…,
 //	   E|run|H…, the same keys) live in a Badger of their own,
 //	   runs/<run>, written once by StreamWriter and removed whole
-//	   (runstore.go); the store's Badger keeps the records and the global
-//	   kinds (issue 18: its compactions rewrote ten imports' runs at once;
-//	   Migrate moves a version 8 store's runs out)
+//	   (runstore.go); the global kinds (a|, h|, p|, m|, v|; the popular
+//	   keys were P|) live in a Badger of their own, globals/; the store's
+//	   Badger keeps the game records only, each import's after the last
+//	   (issue 18: its compactions rewrote ten imports' runs at once, and
+//	   every import's table reached the global keys; Migrate moves a
+//	   version 8 store's runs and global keys out)
 //
 // A new kind of key that an older xqdb of the same version can ignore
-// comes with a manifest flag instead (popular keys P|, heads H|): that
+// comes with a manifest flag instead (popular keys p|, heads H|): that
 // xqdb drops the flag when it rewrites the manifest, and the next writer
 // that knows the keys writes them again.
 const SchemaVersion = 9
 
 // Key prefixes. One byte each, then a separator for readability in dumps.
 //
-// The run space E| sorts first, run by run: an import's keys are then one
-// contiguous range after everything stored before it, but for the global
-// kinds below, which sort after E| so that its tables span only them
-// besides its own range (random move hashes h|, popular keys P|, the last
-// attribute chunks a|, the manifest).
+// The run space E| holds the game records, run by run, in the store's
+// Badger (a run's position values, E|run|S…, in the run's own: runsDir):
+// an import's records are one contiguous range after everything stored
+// before it, so that its tables meet no other import's. The global kinds
+// live in the globals Badger, where the attribute chunks a| sort first:
+// an import's table there reaches from the last chunk over the random
+// move hashes h| and popular keys p| to the manifest, not over the
+// earlier chunks.
 const (
 	prefixRun      = 'E' // E|run(4)|kind(1)|...  → one run's values; kinds below
 	prefixVersion  = 'v' // v|                → schema version (uvarint)
@@ -54,7 +60,7 @@ const (
 
 	prefixHash = 'h' // h|hash(8)       → gids of the games with these moves (uvarint deltas; hashes.go)
 
-	prefixPopular = 'P' // P|game(1)|key(8) → nothing: the key has stats values (popular.go)
+	prefixPopular = 'p' // p|game(1)|key(8) → nothing: the key has stats values (popular.go)
 
 	// Kinds of the run space, after E|run(4).
 	prefixGame  = 'g' // E|run|g|gid(4)           → game record (record.go) of a game the run added
@@ -67,6 +73,8 @@ const (
 	// Schema version 5's: s|game(1)|key(8)|run(4), t|game(1)|bucket(2)|run(4).
 	prefixStatsV5 = 's'
 	prefixTailV5  = 't'
+	// Schema version 8's popular keys, P|game|key, in the store's Badger.
+	prefixPopularV8 = 'P'
 )
 
 // recordKey is the key of game gid's record, which run wrote

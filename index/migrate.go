@@ -42,21 +42,27 @@ func Migrate(dir string) (from uint64, err error) {
 			err = cerr
 		}
 	}()
-	err = db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(versionKey)
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			from = SchemaVersion // an empty store
-			return nil
+	gdir := filepath.Join(dir, globalsDir)
+	if from, found, err := globalsVersion(gdir); err != nil || found {
+		if err == nil && from == SchemaVersion {
+			err = dropStaleKeys(db) // a migration stopped after its last step
 		}
-		if err != nil {
-			return err
-		}
-		return item.Value(func(v []byte) error { from, _ = binary.Uvarint(v); return nil })
-	})
-	if err != nil || from == SchemaVersion {
 		return from, err
 	}
-	if from < 5 || from > SchemaVersion {
+	// Globals without a version: a migration stopped before its last
+	// step, which begins again.
+	if err := os.RemoveAll(gdir); err != nil {
+		return 0, err
+	}
+	ver, found, err := readVersion(db)
+	if err != nil {
+		return 0, err
+	}
+	if !found {
+		return SchemaVersion, nil // an empty store: the next writer makes it
+	}
+	from = ver
+	if from < 5 || from >= SchemaVersion {
 		return from, fmt.Errorf("%w: %s has version %d, which xqdb cannot migrate: export its games with an older xqdb and import them into a new folder", ErrSchemaMismatch, dir, from)
 	}
 	var man manifest
@@ -78,15 +84,31 @@ func Migrate(dir string) (from uint64, err error) {
 			return from, fmt.Errorf("index: migrate %s: %w", dir, err)
 		}
 	}
-	if err := moveRunsOut(dir, db, &man); err != nil {
-		return from, fmt.Errorf("index: migrate %s: %w", dir, err)
+	if err := os.MkdirAll(gdir, 0o755); err != nil {
+		return from, err
+	}
+	gdb, err := badger.Open(globalsOptions(gdir, false))
+	if err != nil {
+		return from, fmt.Errorf("index: open %s: %w", gdir, err)
+	}
+	err = moveGlobalsOut(db, gdb)
+	if err == nil {
+		err = moveRunsOut(dir, db, gdb, &man)
 	}
 	// The version last: a migration stopped before it is run again.
-	err = db.Update(func(txn *badger.Txn) error {
-		return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
-	})
+	if err == nil {
+		err = gdb.Update(func(txn *badger.Txn) error {
+			return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
+		})
+	}
+	if cerr := gdb.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = dropStaleKeys(db)
+	}
 	if err != nil {
-		return from, err
+		return from, fmt.Errorf("index: migrate %s: %w", dir, err)
 	}
 	// Every key was rewritten or dropped: left in levels 0 to 5 over the
 	// old keys' values and tombstones, they would be compacted by the next
@@ -101,6 +123,103 @@ func Migrate(dir string) (from uint64, err error) {
 		return from, err
 	}
 	return from, db.Flatten(runtime.NumCPU())
+}
+
+// globalsVersion reads the version in the globals Badger at gdir, if it
+// has one.
+func globalsVersion(gdir string) (ver uint64, found bool, err error) {
+	if _, err := os.Stat(filepath.Join(gdir, "MANIFEST")); err != nil {
+		return 0, false, nil
+	}
+	gdb, err := badger.Open(globalsOptions(gdir, false))
+	if err != nil {
+		return 0, false, fmt.Errorf("index: open %s: %w", gdir, err)
+	}
+	ver, found, err = readVersion(gdb)
+	if cerr := gdb.Close(); err == nil {
+		err = cerr
+	}
+	return ver, found, err
+}
+
+// moveGlobalsOut copies the global kinds of a version 8 store's Badger
+// db into the globals Badger gdb (the popular keys P| as p|), but the
+// version, which the migration writes last.
+func moveGlobalsOut(db, gdb *badger.DB) error {
+	wb := gdb.NewWriteBatch()
+	defer wb.Cancel()
+	err := db.View(func(txn *badger.Txn) error {
+		for _, kind := range []byte{prefixAttrs, prefixHash, prefixPopularV8, prefixManifest} {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{kind, '|'}})
+			for it.Rewind(); it.Valid(); it.Next() {
+				k := it.Item().KeyCopy(nil)
+				if kind == prefixPopularV8 {
+					k[0] = prefixPopular
+				}
+				v, err := it.Item().ValueCopy(nil)
+				if err == nil {
+					err = wb.Set(k, v)
+				}
+				if err != nil {
+					it.Close()
+					return err
+				}
+			}
+			it.Close()
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	if err := wb.Flush(); err != nil {
+		return err
+	}
+	return gdb.Sync()
+}
+
+// dropStaleKeys drops from the store's Badger db every key a version 9
+// store keeps elsewhere: the global kinds and the runs' values, which a
+// migration copied out.
+func dropStaleKeys(db *badger.DB) error {
+	prefixes := [][]byte{{prefixAttrs, '|'}, {prefixHash, '|'}, {prefixPopularV8, '|'}, {prefixManifest, '|'}, {prefixVersion, '|'}}
+	var runs []uint32
+	err := db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixRun, '|'}})
+		defer it.Close()
+		// A run's values sort before its records: its first key tells.
+		for it.Rewind(); it.Valid(); {
+			k := it.Item().Key()
+			run := runOf(k)
+			if isRunValue(k) {
+				runs = append(runs, run)
+			}
+			it.Seek(kindPrefix(0, run+1))
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	found := false
+	err = db.View(func(txn *badger.Txn) error {
+		for _, p := range prefixes {
+			it := txn.NewIterator(badger.IteratorOptions{Prefix: p})
+			it.Rewind()
+			found = found || it.Valid()
+			it.Close()
+		}
+		return nil
+	})
+	if err != nil || !found && len(runs) == 0 {
+		return err
+	}
+	for _, run := range runs {
+		for _, kind := range runKinds {
+			prefixes = append(prefixes, kindPrefix(kind, run))
+		}
+	}
+	return db.DropPrefix(prefixes...)
 }
 
 // migrateKeys rewrites the keys of a version 5 or 6 store as version 8's.
@@ -142,19 +261,19 @@ func migrateKeys(db *badger.DB, man *manifest) error {
 }
 
 // moveRunsOut writes the values of the live runs and of the merge under
-// way into their folders (schema 9), each by StreamWriter in key order,
-// and drops every run's values from the store's Badger. Folders an
-// interrupted migration left are written again from the start.
-func moveRunsOut(dir string, db *badger.DB, man *manifest) error {
+// way into their folders (schema 9), each by StreamWriter in key order
+// (dropStaleKeys then drops every run's values from the store's Badger).
+// Folders an interrupted migration left are written again from the
+// start.
+func moveRunsOut(dir string, db, gdb *badger.DB, man *manifest) error {
 	if err := os.RemoveAll(filepath.Join(dir, runsDir)); err != nil {
 		return err
 	}
-	s := &Store{dir: dir, db: db, opts: Options{}.withDefaults()}
+	s := &Store{dir: dir, db: db, gdb: gdb, opts: Options{}.withDefaults()}
 	defer s.closeRunDBs()
 	keep := func(run uint32) bool {
 		return man.live(run) || man.Merging != nil && man.Merging.Run == run
 	}
-	var prefixes [][]byte
 	var b *batch
 	err := db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixRun, '|'}})
@@ -172,9 +291,6 @@ func moveRunsOut(dir string, db *badger.DB, man *manifest) error {
 					}
 					b.Cancel()
 					b = nil
-				}
-				for _, kind := range runKinds {
-					prefixes = append(prefixes, kindPrefix(kind, run))
 				}
 				cur = run
 				if !keep(run) {
@@ -207,13 +323,7 @@ func moveRunsOut(dir string, db *badger.DB, man *manifest) error {
 	if err != nil {
 		return err
 	}
-	if err := s.closeRunDBs(); err != nil {
-		return err
-	}
-	if len(prefixes) == 0 {
-		return nil
-	}
-	return db.DropPrefix(prefixes...)
+	return s.closeRunDBs()
 }
 
 // migratedKey returns the schema 7 key of a key of schema version 5 or 6

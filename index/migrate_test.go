@@ -42,6 +42,7 @@ func downgrade(t *testing.T, dir string, version uint64) {
 	}
 	defer db.Close()
 	moveRunsIn(t, dir, db)
+	moveGlobalsIn(t, dir, db)
 	wb := db.NewWriteBatch()
 	be := binary.BigEndian
 	err = db.View(func(txn *badger.Txn) error {
@@ -142,6 +143,50 @@ func moveRunsIn(t *testing.T, dir string, db *badger.DB) {
 		t.Fatal(err)
 	}
 	if err := os.RemoveAll(filepath.Join(dir, runsDir)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// moveGlobalsIn writes the global kinds of the globals Badger into the
+// store's Badger db (the popular keys as P|) and removes the globals
+// folder: a version 8 store's layout.
+func moveGlobalsIn(t *testing.T, dir string, db *badger.DB) {
+	t.Helper()
+	gdir := filepath.Join(dir, globalsDir)
+	gdb, err := badger.Open(globalsOptions(gdir, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wb := db.NewWriteBatch()
+	defer wb.Cancel()
+	err = gdb.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			k := it.Item().KeyCopy(nil)
+			if k[0] == prefixPopular {
+				k[0] = prefixPopularV8
+			}
+			v, err := it.Item().ValueCopy(nil)
+			if err != nil {
+				return err
+			}
+			if err := wb.Set(k, v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if cerr := gdb.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = wb.Flush()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(gdir); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -278,11 +323,12 @@ func TestMigrateVersion6(t *testing.T) {
 	sameAnswers(t, "after an import into the migrated store", answersOf(t, s, gs), answersOf(t, fresh, gs))
 }
 
-// TestMigrateVersion8: a version 8 store (every run's values in the
-// store's Badger, a merge under way among them) is refused with a message
-// naming xqdb migrate; Migrate moves each live run's values, and the merge
-// under way's, into a folder of their own and drops them from the store's
-// Badger, and the store then answers as before and takes imports,
+// TestMigrateVersion8: a version 8 store (every run's values and the
+// global kinds in the store's Badger, a merge under way among them) is
+// refused with a message naming xqdb migrate; Migrate moves each live
+// run's values, and the merge under way's, into a folder of their own and
+// the global kinds into the globals Badger, and drops them from the
+// store's Badger, and the store then answers as before and takes imports,
 // answering as a store built by this version does.
 func TestMigrateVersion8(t *testing.T) {
 	setSmallMergeGames(t, 10)
@@ -316,13 +362,14 @@ func TestMigrateVersion8(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	// The store's Badger holds no run value; each live run has a folder.
+	// The store's Badger holds the records only; each live run has a
+	// folder.
 	err = s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixRun, '|'}})
+		it := txn.NewIterator(badger.IteratorOptions{})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
-			if isRunValue(it.Item().Key()) {
-				return fmt.Errorf("the store's Badger holds run value %x", it.Item().Key())
+			if k := it.Item().Key(); k[0] != prefixRun || isRunValue(k) {
+				return fmt.Errorf("the store's Badger holds key %q", k)
 			}
 		}
 		return nil

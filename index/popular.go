@@ -13,7 +13,7 @@ import (
 // same Badger block, so listing the keys decompressed every popular
 // position's games: at a million games, the largest part of the time a
 // 100-game import took (issue 18). Each popular key now also has an empty
-// entry P|game|key, written with the run that made it popular, which a
+// entry p|game|key, written with the run that made it popular, which a
 // writer lists in a few milliseconds.
 //
 // The set may hold more keys than have stats values (a run that crashed
@@ -22,8 +22,8 @@ import (
 // answer. It may never hold fewer: a store written before these entries
 // existed gets them from its stats values once (manifest PopularKeys).
 
-// loadPopular reads the popular keys, from the P| entries, or once from
-// the stats values when the store has no P| entries yet.
+// loadPopular reads the popular keys, from the p| entries, or once from
+// the stats values when the store has no p| entries yet.
 func (w *Writer) loadPopular() error {
 	s := w.s
 	w.popular = &[4]keySet{}
@@ -42,7 +42,7 @@ func (w *Writer) loadPopular() error {
 	})
 }
 
-// indexPopular reads the keys of all live stats values and writes their P|
+// indexPopular reads the keys of all live stats values and writes their p|
 // entries: once, for a store written before they existed.
 func (w *Writer) indexPopular() error {
 	s := w.s
@@ -79,7 +79,7 @@ func (s *Store) eachLiveStats(txn *view, fn func(item *badger.Item, game uint8, 
 	})
 }
 
-// dropPopularKeys removes every P| entry, for an index rebuilt from
+// dropPopularKeys removes every p| entry, for an index rebuilt from
 // nothing (ReindexPositions), which writes them again.
 func (s *Store) dropPopularKeys() error {
 	wb := s.newBatch()

@@ -84,17 +84,17 @@ func TestLookupsReadStatsOfPopularKeysOnly(t *testing.T) {
 	if checked < 300 {
 		t.Fatalf("%d positions checked", checked)
 	}
-	// The lookup trusts the set: without its P| entry, a popular
+	// The lookup trusts the set: without its p| entry, a popular
 	// position's stats values are not read (its tail postings, which
 	// hold none of its games, are).
 	before := ask(popular, false)
 	if len(before.moves) == 0 || before.total < headMinGames {
 		t.Fatalf("%s: %d moves, %d games: not a position with stats values and heads", popular.FEN(), len(before.moves), before.total)
 	}
-	if err := s.db.DropPrefix(popularKey(byte(engine.Xiangqi), popular.Key())); err != nil {
+	if err := s.gdb.DropPrefix(popularKey(byte(engine.Xiangqi), popular.Key())); err != nil {
 		t.Fatal(err)
 	}
 	if after := ask(popular, false); len(after.moves) != 0 || after.total != 0 {
-		t.Fatalf("%s without its P| entry: %d moves, %d games; the lookup read its stats values", popular.FEN(), len(after.moves), after.total)
+		t.Fatalf("%s without its p| entry: %d moves, %d games; the lookup read its stats values", popular.FEN(), len(after.moves), after.total)
 	}
 }

@@ -273,8 +273,8 @@ func (s *Store) statsOf(game engine.Game, key uint64, allGames bool) (*statsValu
 // value and head cost two Badger reads a run that find nothing, of which
 // a quarter decoded a block anyway (bloom filters' false positives over
 // the five tables a read checks): a third of what each run added to a
-// lookup after ten growth imports (issue 18). One read of the key's P|
-// entry answers for every run. A store whose P| entries are not complete
+// lookup after ten growth imports (issue 18). One read of the key's p|
+// entry answers for every run. A store whose p| entries are not complete
 // yet (manifest PopularKeys unset) is read run by run.
 func (s *Store) mayHaveStats(txn getter, game engine.Game, key uint64) (bool, error) {
 	if !s.man.PopularKeys {

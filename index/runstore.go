@@ -255,12 +255,27 @@ type iterating interface {
 	NewIterator(badger.IteratorOptions) *badger.Iterator
 }
 
-// view reads the store: its Badger and the runs' Badgers, in one read
-// transaction each, opened on first use. Keys of the run space's values
-// go to their run's Badger, every other key to the store's.
+// isGlobalKey reports whether k is of a global kind: a key of the
+// globals Badger (globalsDir).
+func isGlobalKey(k []byte) bool {
+	if len(k) == 0 {
+		return false
+	}
+	switch k[0] {
+	case prefixAttrs, prefixHash, prefixPopular, prefixManifest, prefixVersion:
+		return true
+	}
+	return false
+}
+
+// view reads the store: its Badgers and the runs', in one read
+// transaction each, the runs' opened on first use. Keys of the run
+// space's values go to their run's Badger, the global kinds to the
+// globals Badger, the records to the store's.
 type view struct {
 	s    *Store
 	main *badger.Txn
+	glob *badger.Txn
 	runs []runTxn
 }
 
@@ -271,13 +286,14 @@ type runTxn struct {
 
 // viewRuns runs fn in a view of the store and its runs.
 func (s *Store) viewRuns(fn func(v *view) error) error {
-	v := &view{s: s, main: s.db.NewTransaction(false)}
+	v := &view{s: s, main: s.db.NewTransaction(false), glob: s.gdb.NewTransaction(false)}
 	defer v.discard()
 	return fn(v)
 }
 
 func (v *view) discard() {
 	v.main.Discard()
+	v.glob.Discard()
 	for _, r := range v.runs {
 		if r.txn != nil {
 			r.txn.Discard()
@@ -287,10 +303,13 @@ func (v *view) discard() {
 
 // txnOf returns the transaction that holds key.
 func (v *view) txnOf(key []byte) (*badger.Txn, error) {
-	if !isRunValue(key) {
-		return v.main, nil
+	switch {
+	case isRunValue(key):
+		return v.runTxn(runOf(key))
+	case isGlobalKey(key):
+		return v.glob, nil
 	}
-	return v.runTxn(runOf(key))
+	return v.main, nil
 }
 
 // runTxn returns run's transaction, nil when the run has no folder.
@@ -325,13 +344,17 @@ func (v *view) Get(key []byte) (*badger.Item, error) {
 }
 
 // NewIterator iterates over o.Prefix, which must lie in one Badger: in
-// one run's values, or outside the run space's values. A run without a
-// folder iterates over nothing (the store's Badger holds no run values).
+// one run's values, in one global kind, or among the records. A run
+// without a folder iterates over nothing (the store's Badger holds no
+// run values).
 func (v *view) NewIterator(o badger.IteratorOptions) *badger.Iterator {
-	if isRunValue(o.Prefix) {
+	switch {
+	case isRunValue(o.Prefix):
 		if txn, err := v.runTxn(runOf(o.Prefix)); err == nil && txn != nil {
 			return txn.NewIterator(o)
 		}
+	case isGlobalKey(o.Prefix):
+		return v.glob.NewIterator(o)
 	}
 	return v.main.NewIterator(o)
 }
@@ -375,13 +398,15 @@ func (v *view) eachRunKey(kind byte, fn func(it *badger.Iterator) error) error {
 }
 
 // batch writes keys to the store: the run space's values to their run's
-// Badger, every other key to the store's. A run marked by stream is
+// Badger, the global kinds to the globals Badger, the records to the
+// store's. A run marked by stream is
 // written by Badger's StreamWriter: its keys must come in order within
 // each stream (runStream), and it takes no deletions. Safe for concurrent
 // use.
 type batch struct {
 	s    *Store
 	main *badger.WriteBatch
+	glob *badger.WriteBatch
 	mu   sync.Mutex
 	runs map[uint32]*runSink
 }
@@ -397,7 +422,7 @@ type runSink struct {
 }
 
 func (s *Store) newBatch() *batch {
-	return &batch{s: s, main: s.db.NewWriteBatch(), runs: map[uint32]*runSink{}}
+	return &batch{s: s, main: s.db.NewWriteBatch(), glob: s.gdb.NewWriteBatch(), runs: map[uint32]*runSink{}}
 }
 
 // stream makes the batch write run's values by StreamWriter: into the
@@ -467,7 +492,10 @@ const streamFlushBytes = 1 << 20
 
 // Set writes v at k. The batch may keep k and v until Flush.
 func (b *batch) Set(k, v []byte) error {
-	if !isRunValue(k) {
+	switch {
+	case isGlobalKey(k):
+		return b.glob.Set(k, v)
+	case !isRunValue(k):
 		return b.main.Set(k, v)
 	}
 	b.mu.Lock()
@@ -502,7 +530,10 @@ func (b *batch) Set(k, v []byte) error {
 
 // Delete deletes k.
 func (b *batch) Delete(k []byte) error {
-	if !isRunValue(k) {
+	switch {
+	case isGlobalKey(k):
+		return b.glob.Delete(k)
+	case !isRunValue(k):
 		return b.main.Delete(k)
 	}
 	b.mu.Lock()
@@ -517,8 +548,9 @@ func (b *batch) Delete(k []byte) error {
 	return rs.wb.Delete(k)
 }
 
-// Flush writes everything and syncs the runs' Badgers, then the store's
-// writes (whose commit, the manifest, syncs the store's Badger).
+// Flush writes everything and syncs the runs' Badgers, then the records
+// and the global kinds (whose commit, the manifest, syncs their Badgers:
+// updateManifest).
 func (b *batch) Flush() error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -527,7 +559,10 @@ func (b *batch) Flush() error {
 			return fmt.Errorf("index: write run %d: %w", run, err)
 		}
 	}
-	return b.main.Flush()
+	if err := b.main.Flush(); err != nil {
+		return err
+	}
+	return b.glob.Flush()
 }
 
 func (rs *runSink) flush() error {
@@ -554,6 +589,7 @@ func (b *batch) Cancel() {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.main.Cancel()
+	b.glob.Cancel()
 	for _, rs := range b.runs {
 		if rs.sw != nil {
 			rs.sw.Cancel()

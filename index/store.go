@@ -107,7 +107,7 @@ type manifest struct {
 	Filters map[uint32]runFilter `json:"filters,omitempty"`
 	// HashedUpTo: games below it have their h| entry (hashes.go).
 	HashedUpTo uint32 `json:"hashed_up_to,omitempty"`
-	// PopularKeys: every key with a stats value has its P| entry
+	// PopularKeys: every key with a stats value has its p| entry
 	// (popular.go).
 	PopularKeys bool `json:"popular_keys,omitempty"`
 	// Heads: no live run has a head (head.go) that disagrees with its
@@ -200,11 +200,13 @@ func (m *manifest) forgetRun(run uint32) {
 	delete(m.Filters, run)
 }
 
-// Store is an open database folder: Badger in badger/, Bleve in meta.bleve/.
+// Store is an open database folder: Badger in badger/ (records), globals/
+// and runs/RUN (runstore.go), Bleve in meta.bleve/.
 type Store struct {
 	dir  string
 	opts Options
-	db   *badger.DB
+	db   *badger.DB  // the game records (keys.go)
+	gdb  *badger.DB  // the global kinds: the manifest, attributes, hashes (globalsDir)
 	meta bleve.Index // nil when read-only and the metadata index is missing
 	man  manifest
 	// manMu guards the manifest writes of the import goroutine and the
@@ -268,16 +270,24 @@ func Open(dir string, opts Options) (*Store, error) {
 		return nil, fmt.Errorf("index: open %s: %w", bdir, err)
 	}
 	s := &Store{dir: dir, opts: opts, db: db, reopened: reopened}
-	if err := s.checkSchema(); err != nil {
+	if err := s.openGlobals(); err != nil {
 		db.Close()
+		return nil, err
+	}
+	closeAll := func() {
+		s.gdb.Close()
+		db.Close()
+	}
+	if err := s.checkSchema(); err != nil {
+		closeAll()
 		return nil, err
 	}
 	if err := s.loadManifest(); err != nil {
-		db.Close()
+		closeAll()
 		return nil, err
 	}
 	if err := s.openMetaIndex(); err != nil {
-		db.Close()
+		closeAll()
 		return nil, err
 	}
 	// Garbage runs alone wait for the next import (merge.go,
@@ -295,6 +305,79 @@ func Open(dir string, opts Options) (*Store, error) {
 		}
 	}
 	return s, nil
+}
+
+// globalsDir is the folder of the globals Badger (schema 9): the
+// manifest, the version, the attributes, the move hashes and the popular
+// keys, which every import writes a little of. In the store's Badger
+// their keys made every import's table reach over every other's, so that
+// Badger compacted level 0 whole into the tables they met (issue 18).
+const globalsDir = "globals"
+
+// openGlobals opens the globals Badger, creating it for a writable open
+// of a new store. A store written before version 9 has none, and keeps
+// its version in the store's Badger: checkSchema then names migrate.
+func (s *Store) openGlobals() error {
+	gdir := filepath.Join(s.dir, globalsDir)
+	if _, err := os.Stat(filepath.Join(gdir, "MANIFEST")); err != nil {
+		ver, found, err := readVersion(s.db)
+		switch {
+		case err != nil:
+			return err
+		case found:
+			return schemaError(s.dir, ver)
+		case s.opts.ReadOnly:
+			return fmt.Errorf("%w: %s", ErrNoStore, s.dir)
+		}
+		if err := os.MkdirAll(gdir, 0o755); err != nil {
+			return err
+		}
+	}
+	gdb, err := openBadger(globalsOptions(gdir, s.opts.ReadOnly))
+	if err != nil {
+		return fmt.Errorf("index: open %s: %w", gdir, err)
+	}
+	s.gdb = gdb
+	return nil
+}
+
+// globalsOptions are the options of the globals Badger: the store's,
+// with small tables (a compaction of level 0 rewrites the last attribute
+// table and every move hash and popular key: a few MB at a million
+// games) and its compactors always on, as its level 0 fills an import at
+// a time.
+func globalsOptions(dir string, readOnly bool) badger.Options {
+	return badgerOptions(dir, readOnly).
+		WithBaseTableSize(2 << 20).
+		WithMemTableSize(16 << 20).
+		WithNumLevelZeroTables(5).
+		WithNumLevelZeroTablesStall(15).
+		WithNumCompactors(2)
+}
+
+// readVersion reads the schema version in db, if any.
+func readVersion(db *badger.DB) (ver uint64, found bool, err error) {
+	err = db.View(func(txn *badger.Txn) error {
+		item, err := txn.Get(versionKey)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		found = true
+		return item.Value(func(v []byte) error { ver, _ = binary.Uvarint(v); return nil })
+	})
+	return ver, found, err
+}
+
+// schemaError is the error for a store of version ver, another than
+// this xqdb's.
+func schemaError(dir string, ver uint64) error {
+	if ver >= 5 && ver < SchemaVersion {
+		return fmt.Errorf("%w: %s has version %d, this xqdb reads %d: run xqdb migrate --db %s (or export the games and import them into a new folder)", ErrSchemaMismatch, dir, ver, SchemaVersion, dir)
+	}
+	return fmt.Errorf("%w: %s has version %d, this xqdb reads %d (import the games again into a new folder)", ErrSchemaMismatch, dir, ver, SchemaVersion)
 }
 
 // openStoreBadger opens the store's Badger folder dir. A small write
@@ -394,12 +477,18 @@ func openLargerWrite(bo badger.Options) (db *badger.DB, reopened bool, err error
 const levelZeroMarker = "compact-level-0"
 
 // markLevelZero leaves levelZeroMarker, or removes it, for what level 0
-// will hold after Close: the tables it holds now and the memtable's. The
-// marker is a hint (openStoreBadger counts the tables without it), so an
-// error leaves it as it was.
+// will hold after Close: the tables it holds now and the memtable's, less
+// the one a compaction at Close takes (each import's records are a table
+// of their own, after all the others: Badger compacts the oldest alone).
+// The marker is a hint (openStoreBadger counts the tables without it), so
+// an error leaves it as it was.
 func (s *Store) markLevelZero() {
 	path := filepath.Join(s.dir, badgerDir, levelZeroMarker)
-	if !s.db.Opts().CompactL0OnClose && s.db.Levels()[0].NumTables+1 >= deferredLevelZeroTables {
+	after := s.db.Levels()[0].NumTables + 1
+	if s.db.Opts().CompactL0OnClose {
+		after--
+	}
+	if after >= deferredLevelZeroTables {
 		if _, err := os.Stat(path); err != nil {
 			_ = os.WriteFile(path, nil, 0o644)
 		}
@@ -565,6 +654,7 @@ func (s *Store) Close() error {
 		errs = append(errs, s.meta.Close())
 	}
 	errs = append(errs, s.closeRunDBs())
+	errs = append(errs, s.gdb.Close())
 	if !s.opts.ReadOnly {
 		s.markLevelZero()
 	}
@@ -576,7 +666,7 @@ func (s *Store) Close() error {
 func (s *Store) Dir() string { return s.dir }
 
 func (s *Store) checkSchema() error {
-	return s.db.Update(func(txn *badger.Txn) error {
+	return s.gdb.Update(func(txn *badger.Txn) error {
 		item, err := txn.Get(versionKey)
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			if s.opts.ReadOnly {
@@ -588,12 +678,8 @@ func (s *Store) checkSchema() error {
 			return err
 		}
 		return item.Value(func(v []byte) error {
-			ver, _ := binary.Uvarint(v)
-			switch {
-			case ver >= 5 && ver < SchemaVersion:
-				return fmt.Errorf("%w: %s has version %d, this xqdb reads %d: run xqdb migrate --db %s (or export the games and import them into a new folder)", ErrSchemaMismatch, s.dir, ver, SchemaVersion, s.dir)
-			case ver != SchemaVersion:
-				return fmt.Errorf("%w: %s has version %d, this xqdb reads %d (import the games again into a new folder)", ErrSchemaMismatch, s.dir, ver, SchemaVersion)
+			if ver, _ := binary.Uvarint(v); ver != SchemaVersion {
+				return schemaError(s.dir, ver)
 			}
 			return nil
 		})
@@ -602,7 +688,7 @@ func (s *Store) checkSchema() error {
 
 func (s *Store) loadManifest() error {
 	s.man = manifest{NextGid: 1, NextRun: 1}
-	return s.db.View(func(txn *badger.Txn) error {
+	return s.gdb.View(func(txn *badger.Txn) error {
 		item, err := txn.Get(manifestKey)
 		if errors.Is(err, badger.ErrKeyNotFound) {
 			return nil
@@ -615,8 +701,9 @@ func (s *Store) loadManifest() error {
 }
 
 // updateManifest changes the manifest and writes it in its own synced
-// transaction: the commit point of a run. Every change to s.man goes
-// through here, under manMu.
+// transaction: the commit point of a run, after the records it names are
+// synced (the runs' values are, by batch.Flush). Every change to s.man
+// goes through here, under manMu.
 func (s *Store) updateManifest(change func(m *manifest)) error {
 	s.manMu.Lock()
 	defer s.manMu.Unlock()
@@ -630,10 +717,13 @@ func (s *Store) updateManifest(change func(m *manifest)) error {
 	if err != nil {
 		return err
 	}
-	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(manifestKey, b) }); err != nil {
+	if err := s.db.Sync(); err != nil {
 		return err
 	}
-	return s.db.Sync()
+	if err := s.gdb.Update(func(txn *badger.Txn) error { return txn.Set(manifestKey, b) }); err != nil {
+		return err
+	}
+	return s.gdb.Sync()
 }
 
 func (s *Store) metaUpTo() uint32 {

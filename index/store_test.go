@@ -393,7 +393,7 @@ func TestOpenRefusesOtherSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(versionKey, []byte{SchemaVersion + 1}) }); err != nil {
+	if err := s.gdb.Update(func(txn *badger.Txn) error { return txn.Set(versionKey, []byte{SchemaVersion + 1}) }); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()

@@ -35,15 +35,18 @@ func (s *Store) Usage() (map[string]Usage, error) {
 		out[name] = u
 	}
 	err := s.viewRuns(func(txn *view) error {
-		it := txn.NewIterator(badger.IteratorOptions{})
-		defer it.Close()
-		for it.Rewind(); it.Valid(); it.Next() {
-			k := it.Item().Key()
-			kind := k[0]
-			if kind == prefixRun {
-				kind = keyKind(k) // a run's records
+		// The records, then the global kinds.
+		for _, t := range []*badger.Txn{txn.main, txn.glob} {
+			it := t.NewIterator(badger.IteratorOptions{})
+			for it.Rewind(); it.Valid(); it.Next() {
+				k := it.Item().Key()
+				kind := k[0]
+				if kind == prefixRun {
+					kind = keyKind(k) // a run's records
+				}
+				count(kind, it)
 			}
-			count(kind, it)
+			it.Close()
 		}
 		// The runs' values, in their folders (runstore.go).
 		for _, kind := range runKinds {
@@ -60,10 +63,13 @@ func (s *Store) Usage() (map[string]Usage, error) {
 	return out, err
 }
 
-// DiskBytes returns the bytes the store's files take: Badger (the store's
-// and the runs'), Bleve.
+// DiskBytes returns the bytes the store's files take: Badger (the
+// store's, the globals' and the runs'), Bleve.
 func (s *Store) DiskBytes() (badgerBytes, bleveBytes int64) {
-	return DirBytes(filepath.Join(s.dir, "badger")) + DirBytes(filepath.Join(s.dir, runsDir)), DirBytes(filepath.Join(s.dir, "meta.bleve"))
+	for _, d := range []string{badgerDir, globalsDir, runsDir} {
+		badgerBytes += DirBytes(filepath.Join(s.dir, d))
+	}
+	return badgerBytes, DirBytes(filepath.Join(s.dir, "meta.bleve"))
 }
 
 // DirBytes returns the bytes of the regular files below dir (0 when it

@@ -643,7 +643,7 @@ func (w *Writer) writePositions(wb *batch, rd *runData) error {
 			}
 			if !known {
 				// Written with the run: a crash before its commit leaves
-				// a P| entry without stats, which only promotes early.
+				// a p| entry without stats, which only promotes early.
 				popKeysOf.add(key)
 				if err := wb.Set(popularKey(byte(game), key), nil); err != nil {
 					return err
