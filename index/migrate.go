@@ -95,6 +95,11 @@ func Migrate(dir string) (from uint64, err error) {
 	if err == nil {
 		err = moveRunsOut(dir, db, gdb, &man)
 	}
+	if err == nil { // as a large import leaves it (Store.flatten)
+		if err = flushMemtable(gdb); err == nil {
+			err = gdb.Flatten(runtime.NumCPU())
+		}
+	}
 	// The version last: a migration stopped before it is run again.
 	if err == nil {
 		err = gdb.Update(func(txn *badger.Txn) error {

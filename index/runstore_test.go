@@ -1,6 +1,7 @@
 package index
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
@@ -10,10 +11,11 @@ import (
 // TestRunsLiveInFoldersWithoutLevelZero: every run an import or a merge
 // writes (merges in parts included) lives in a Badger folder of its own,
 // written by StreamWriter into the levels below level 0, so that no
-// compaction ever rewrites it; the store's Badger holds no run value
-// (issue 18: in one Badger, a compaction of level 0 rewrote ten imports'
-// runs at once). The live runs have folders, and only they and the merge
-// under way.
+// compaction ever rewrites it; the store's Badger holds the game records
+// only, and its level-0 tables, one an import, do not overlap (issue 18:
+// in one Badger, a compaction of level 0 rewrote ten imports' runs at
+// once, their tables all reaching the global keys). The live runs have
+// folders, and only they and the merge under way.
 func TestRunsLiveInFoldersWithoutLevelZero(t *testing.T) {
 	setSmallMergeGames(t, 12)
 	gs := randomGames(t, 248)
@@ -53,17 +55,27 @@ func TestRunsLiveInFoldersWithoutLevelZero(t *testing.T) {
 		t.Fatal("no import left a merge written in part: the test needs one")
 	}
 	err := s.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixRun, '|'}})
+		it := txn.NewIterator(badger.IteratorOptions{})
 		defer it.Close()
 		for it.Rewind(); it.Valid(); it.Next() {
-			if isRunValue(it.Item().Key()) {
-				t.Fatalf("the store's Badger holds run value %x", it.Item().Key())
+			if k := it.Item().Key(); keyKind(k) != prefixGame {
+				t.Fatalf("the store's Badger holds key %q", k)
 			}
 		}
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	var prev []byte
+	for _, tb := range s.db.Tables() {
+		if tb.Level != 0 {
+			continue
+		}
+		if prev != nil && bytes.Compare(tb.Left, prev) <= 0 {
+			t.Fatalf("level-0 tables overlap: one begins at %q, the one before ends at %q", tb.Left, prev)
+		}
+		prev = tb.Right
 	}
 }
 

@@ -623,11 +623,21 @@ const (
 // later carried its tombstones down over the dead values: the tenth
 // 10,000-game import after a million-game one rewrote 190 MB of level 6
 // (36 CPU-seconds, 2026-12-02; issue 18).
+//
+// The globals Badger too: a large import wrote most of its attributes and
+// hashes, which its compactions would otherwise rewrite over the next
+// imports (issue 18: the first growth imports after a migration, 1.6–2.0×
+// the empty-database import).
 func (s *Store) flatten() error {
-	if err := s.flushMemtable(); err != nil {
-		return err
+	for _, db := range []*badger.DB{s.db, s.gdb} {
+		if err := flushMemtable(db); err != nil {
+			return err
+		}
+		if err := db.Flatten(runtime.NumCPU()); err != nil {
+			return err
+		}
 	}
-	return s.db.Flatten(runtime.NumCPU())
+	return nil
 }
 
 // flushKey sorts after every key of the store. Badger has no call that
@@ -637,13 +647,13 @@ func (s *Store) flatten() error {
 // table's range covers, it flushes the memtable and drops nothing else.
 var flushKey = []byte{0xff, '|', 'f', 'l', 'u', 's', 'h'}
 
-// flushMemtable writes the memtable's values into a level-0 table.
-func (s *Store) flushMemtable() error {
-	err := s.db.Update(func(txn *badger.Txn) error { return txn.Set(flushKey, nil) })
+// flushMemtable writes db's memtable's values into a level-0 table.
+func flushMemtable(db *badger.DB) error {
+	err := db.Update(func(txn *badger.Txn) error { return txn.Set(flushKey, nil) })
 	if err != nil {
 		return err
 	}
-	return s.db.DropPrefix(flushKey)
+	return db.DropPrefix(flushKey)
 }
 
 // Close closes the store.
