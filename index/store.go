@@ -304,6 +304,12 @@ func Open(dir string, opts Options) (*Store, error) {
 			return nil, fmt.Errorf("index: finish the interrupted deletion: %w", err)
 		}
 	}
+	if opts.ReadOnly {
+		if err := s.openRuns(); err != nil {
+			s.Close()
+			return nil, err
+		}
+	}
 	return s, nil
 }
 
