@@ -393,8 +393,8 @@ func TestSmallImportsDeferLargeMerges(t *testing.T) {
 		}
 	}
 	// Past twice MaxRuns a small import writes a part of the merge due
-	// (a sixteenth, mergeStep), and the next ones the rest.
-	if !deferred || most > 2*small.MaxRuns+mergeFanIn*mergeFanIn-1 {
+	// (a mergeFanIn-th), and the next ones the rest.
+	if !deferred || most > 2*small.MaxRuns+mergeFanIn-1 {
 		t.Fatalf("at most %d live runs with MaxRuns %d: want more than MaxRuns, at most twice and the parts of a merge", most, small.MaxRuns)
 	}
 	s := session(30, Options{RunGames: 8, PromoteAt: 3, MaxRuns: small.MaxRuns})

@@ -280,8 +280,8 @@ func (r keyRange) holds(key uint64) bool { return key >= r.lo && (r.end || key <
 // worth (the slices of each half, rounded up, that hold about that share
 // of the merged games), and commits it; the last part makes the merged
 // run live in place of its sources. A part is never less than a
-// mergeFanIn-th of the merge (a small write's, a sixteenth), so that a
-// merge ends before the runs of the tier below it can fill again. A small merge, or a budget of its games or
+// mergeFanIn-th of the merge, so that a merge ends before the runs of the
+// tier below it can fill again. A small merge, or a budget of its games or
 // more, is done whole. The last part's commit removes the sources'
 // folders (runstore.go).
 //
@@ -299,14 +299,7 @@ func (s *Store) mergeStep(budget int) error {
 	half := 1 << (st.Grid - 1)
 	n := half
 	if total != math.MaxInt && total > smallMergeGames && budget < total {
-		least := half / mergeFanIn
-		if s.opts.DeferCompaction {
-			// A small write past twice MaxRuns (mergeDue): a quarter of a
-			// 40,000-game tier merge took a 100-game import 0.52 s (issue
-			// 18, "every time"). Small writes fill the tier below slowly.
-			least = max(1, half/(mergeFanIn*mergeFanIn))
-		}
-		n = max(least, int((int64(budget)*int64(half)+int64(total)-1)/int64(total)))
+		n = max(half/mergeFanIn, int((int64(budget)*int64(half)+int64(total)-1)/int64(total)))
 	}
 	done, known := st.Done, st.Known
 	var filter *filterBuilder
@@ -332,7 +325,7 @@ func (s *Store) mergeStep(budget int) error {
 	}
 	wb := s.newBatch()
 	defer wb.Cancel()
-	if err := wb.stream(run, bits, total); err != nil {
+	if err := wb.stream(run, bits); err != nil {
 		return err
 	}
 	dates := s.newDateReader() // for the merged values' heads

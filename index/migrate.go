@@ -302,7 +302,7 @@ func moveRunsOut(dir string, db, gdb *badger.DB, man *manifest) error {
 					continue
 				}
 				b = s.newBatch()
-				if err := b.stream(run, man.tailBits(run), int(man.RunGames[run])); err != nil {
+				if err := b.stream(run, man.tailBits(run)); err != nil {
 					return err
 				}
 			}

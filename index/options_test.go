@@ -45,6 +45,8 @@ func TestBadgerOptionsForLookups(t *testing.T) {
 // 18: at Badger's default, 4.9% of the checks said "maybe"). Counted by
 // Badger's own metrics, on a store of 60,000 keys in tables.
 func TestBloomFiltersSparePointReads(t *testing.T) {
+	badgerMetrics = true
+	t.Cleanup(func() { badgerMetrics = false })
 	dir := t.TempDir()
 	s, err := Open(dir, Options{})
 	if err != nil {

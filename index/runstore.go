@@ -66,12 +66,6 @@ func (s *Store) runPath(run uint32) string {
 // which the readers of xqdb serve read beside an import that writes it,
 // is opened writable from the first.
 func (s *Store) runDB(run uint32, write bool) (*badger.DB, error) {
-	return s.runDBFor(run, write, 0)
-}
-
-// runDBFor is runDB for writing a run of games games (0: unknown), whose
-// Badger, opened now, builds tables sized for it (runTableSize).
-func (s *Store) runDBFor(run uint32, write bool, games int) (*badger.DB, error) {
 	s.runs.mu.Lock()
 	defer s.runs.mu.Unlock()
 	if st := s.man.Merging; st != nil && st.Run == run {
@@ -103,11 +97,7 @@ func (s *Store) runDBFor(run uint32, write bool, games int) (*badger.DB, error) 
 		}
 	}
 	readOnly := !write
-	o := runBadgerOptions(path, readOnly)
-	if games > 0 {
-		o.BaseTableSize = runTableSize(games)
-	}
-	db, err := openBadger(o)
+	db, err := openBadger(runBadgerOptions(path, readOnly))
 	if err != nil {
 		return nil, fmt.Errorf("index: open run %d: %w", run, err)
 	}
@@ -192,20 +182,6 @@ func runBadgerOptions(dir string, readOnly bool) badger.Options {
 }
 
 const runValueThreshold = 128 << 10
-
-// runTableSize is the table size of a run of games games' Badger: about
-// the run's values, between 256 KB and 4 MB. A StreamWriter's stream
-// builds its table in a zeroed buffer of twice the table size, and a run
-// is written by three or four streams: with 4 MB tables a 100-game import
-// zeroed 32 MB for its 0.1 MB of values, and a part of a merge as much
-// (issue 18, "100 games in ≤ 0.5 s every time").
-func runTableSize(games int) int64 {
-	const most = 4 << 20
-	if games >= most/256 {
-		return most // and math.MaxInt, a run of unknown games
-	}
-	return max(int64(games)*256, 256<<10)
-}
 
 // runBlockCache is the block cache of each run's Badger: a lookup reads
 // one block a run, seldom twice (readerBlockCache).
@@ -505,11 +481,11 @@ func (s *Store) newBatch() *batch {
 // stream makes the batch write run's values by StreamWriter: into the
 // lowest empty level of the run's Badger (PrepareIncremental), which must
 // have no value in its memtable. tailBits are the run's bucket bits
-// (runStream); games is how many games it holds (runTableSize).
-func (b *batch) stream(run uint32, tailBits, games int) error {
+// (runStream).
+func (b *batch) stream(run uint32, tailBits int) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	db, err := b.s.runDBFor(run, true, games)
+	db, err := b.s.runDB(run, true)
 	if err != nil {
 		return err
 	}
@@ -522,7 +498,7 @@ func (b *batch) stream(run uint32, tailBits, games int) error {
 		if err := b.s.closeRunDB(run); err != nil {
 			return err
 		}
-		if db, err = b.s.runDBFor(run, true, games); err != nil {
+		if db, err = b.s.runDB(run, true); err != nil {
 			return err
 		}
 		sw = db.NewStreamWriter()

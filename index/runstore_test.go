@@ -93,7 +93,7 @@ func TestStreamedRunRefusesKeysOutOfOrder(t *testing.T) {
 	defer s.Close()
 	b := s.newBatch()
 	defer b.Cancel()
-	if err := b.stream(7, tailBucketBits, 100); err != nil {
+	if err := b.stream(7, tailBucketBits); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Set(statsKey(0, 7, 200), []byte{1}); err != nil {
