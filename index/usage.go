@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"io/fs"
 	"path/filepath"
+	"syscall"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -73,13 +74,20 @@ func (s *Store) DiskBytes() (badgerBytes, bleveBytes int64) {
 }
 
 // DirBytes returns the bytes of the regular files below dir (0 when it
-// does not exist).
+// does not exist), a sparse file's holes left out: each Badger keeps a
+// DISCARD file of 1 MB with one block written, and since schema 9 a store
+// has a Badger a run (issue 18: three runs and the globals counted 4 MB
+// of holes, 6% of a 137,000-game store).
 func DirBytes(dir string) int64 {
 	var n int64
 	_ = filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
 		if err == nil && d.Type().IsRegular() {
 			if fi, err := d.Info(); err == nil {
-				n += fi.Size()
+				size := fi.Size()
+				if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Blocks*512 < size {
+					size = st.Blocks * 512
+				}
+				n += size
 			}
 		}
 		return nil
