@@ -178,14 +178,30 @@ func (s *Store) loadAttrs() error {
 	})
 }
 
+// setAttrs sets the attributes of game gid, when a reader of this store
+// loaded them (Read); else they are read from the store when asked.
 func (s *Store) setAttrs(gid uint32, a Attrs) {
 	// Growing the slice may move it under a reader (Read).
 	s.view.Lock()
 	defer s.view.Unlock()
+	if s.attrs == nil {
+		return
+	}
 	for uint32(len(s.attrs)) <= gid {
 		s.attrs = append(s.attrs, Attrs{})
 	}
 	s.attrs[gid] = a
+}
+
+// loadedAttrs returns the attributes of game gid if a reader of this
+// store loaded them, which Read may be doing as a writer asks.
+func (s *Store) loadedAttrs(gid uint32) (Attrs, bool) {
+	s.view.RLock()
+	defer s.view.RUnlock()
+	if int(gid) < len(s.attrs) {
+		return s.attrs[gid], true
+	}
+	return Attrs{}, false
 }
 
 // Attrs returns the attributes of game gid (zero for an unknown gid).

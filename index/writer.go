@@ -194,8 +194,9 @@ func (w *Writer) attrsOf(gid uint32) (Attrs, bool, error) {
 		return Attrs{}, false, nil
 	case gid >= w.first:
 		return w.newAttrs[gid-w.first], true, nil
-	case w.s.attrs != nil && int(gid) < len(w.s.attrs):
-		return w.s.attrs[gid], true, nil
+	}
+	if a, ok := w.s.loadedAttrs(gid); ok {
+		return a, true, nil
 	}
 	c := gid / attrsPerChunk
 	as, ok := w.chunks[c]
@@ -308,9 +309,7 @@ func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
 	}
 	w.recs = append(w.recs, pendingGame{gid, p.bytes})
 	w.newAttrs = append(w.newAttrs, p.attrs)
-	if w.s.attrs != nil { // a reader of this store loaded them: keep them current
-		w.s.setAttrs(gid, p.attrs)
-	}
+	w.s.setAttrs(gid, p.attrs) // if a reader of this store loaded them: keep them current
 	w.attrs = append(w.attrs, p.attrs)
 	w.occ = append(w.occ, gameOccurrences{gid, p.rec.Game, p.occ})
 	w.docs = append(w.docs, pendingDoc{gid, p.rec, p.attrs})
