@@ -199,8 +199,7 @@ func TestImportsWriteAMergeInPartsAndADeletionEndsIt(t *testing.T) {
 	if quarter := 1 << (st.Grid - 1) / mergeFanIn; len(st.Sources) != 4 || st.Done != [2]int{quarter, quarter} {
 		t.Fatalf("merging %+v after the fourth small run: want a quarter of four runs", st)
 	}
-	// An import that pays for level 0's compaction leaves its part to the
-	// next (Writer.Close gives it no share).
+	// A share of nothing leaves the part to the next import.
 	if err := s.mergeDue(false, 0); err != nil || s.man.Merging.Done != st.Done {
 		t.Fatalf("merging %+v after a share of nothing (%v): want a quarter still", s.man.Merging, err)
 	}
@@ -303,5 +302,70 @@ func TestReadsBesideAMergeInParts(t *testing.T) {
 	}
 	if !merged {
 		t.Fatal("no merge was under way: the test reads beside none")
+	}
+}
+
+// TestImportAtLevelZeroBoundMergesItsShare: an import whose Close
+// compacts level 0 still writes its share of the merge under way. It
+// used to leave it to the next import, when that compaction rewrote ten
+// imports' runs; since schema 9 it compacts one import's records, and
+// every import past the tenth finds level 0 at its bound: merges in parts
+// stalled until MaxRuns live runs made them go whole (issue 18: the
+// eleventh and fifteenth growth imports at a million games, 2.3× and 2.6×
+// an empty import).
+func TestImportAtLevelZeroBoundMergesItsShare(t *testing.T) {
+	setSmallMergeGames(t, 12)
+	bound := badgerOptions(t.TempDir(), false).NumLevelZeroTables
+	gs := randomGames(t, 224+4*bound+8)
+	dir := t.TempDir()
+	s := partsStore(t, dir, gs[:218])
+	importGames(t, s, gs[218:224]) // the fourth small run: a tier merge begins
+	if s.man.Merging == nil {
+		t.Fatal("no merge under way after the fourth small run: the test needs one")
+	}
+	done := s.man.Merging.Done
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Small writes leave the merge as it is and a level-0 table each.
+	next := 224
+	// MaxRuns out of reach: no merge is forced whole.
+	small := Options{RunGames: 8, PromoteAt: 3, DeferCompaction: true, MaxRuns: 64}
+	for l0 := 0; l0 < bound; {
+		if next+2 > len(gs)-2 {
+			t.Fatalf("small writes left %d level-0 tables, want %d", l0, bound)
+		}
+		s, err := Open(dir, small)
+		if err != nil {
+			t.Fatal(err)
+		}
+		importGames(t, s, gs[next:next+2])
+		next += 2
+		if s.man.Merging == nil || s.man.Merging.Done != done {
+			t.Fatalf("a small write moved the merge under way: %+v", s.man.Merging)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Open(dir, Options{ReadOnly: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		l0 = r.db.Levels()[0].NumTables
+		if err := r.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Open(dir, Options{RunGames: 8, PromoteAt: 3, MaxRuns: 64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if !s.db.Opts().CompactL0OnClose {
+		t.Fatal("the larger write does not find level 0 at its bound: the test needs it to")
+	}
+	importGames(t, s, gs[next:next+2])
+	if st := s.man.Merging; st != nil && st.Done == done {
+		t.Fatalf("an import that compacts level 0 left the merge under way where it was (%v of %d slices a half)", st.Done, 1<<(st.Grid-1))
 	}
 }
