@@ -315,6 +315,7 @@ type view struct {
 	main *badger.Txn
 	glob *badger.Txn
 	runs []runTxn
+	err  error // a run's Badger NewIterator could not open
 }
 
 type runTxn struct {
@@ -327,7 +328,10 @@ type runTxn struct {
 func (s *Store) viewRuns(fn func(v *view) error) error {
 	v := &view{s: s, main: s.db.NewTransaction(false), glob: s.gdb.NewTransaction(false)}
 	defer v.discard()
-	return fn(v)
+	if err := fn(v); err != nil {
+		return err
+	}
+	return v.err
 }
 
 func (v *view) discard() {
@@ -405,11 +409,18 @@ func (v *view) Get(key []byte) (*badger.Item, error) {
 // NewIterator iterates over o.Prefix, which must lie in one Badger: in
 // one run's values, in one global kind, or among the records. A run
 // without a folder iterates over nothing (the store's Badger holds no
-// run values).
+// run values), and so does one whose Badger cannot be opened, an error
+// viewRuns then returns.
 func (v *view) NewIterator(o badger.IteratorOptions) *badger.Iterator {
 	switch {
 	case isRunValue(o.Prefix):
-		if txn, err := v.runTxn(runOf(o.Prefix)); err == nil && txn != nil {
+		txn, err := v.runTxn(runOf(o.Prefix))
+		if err != nil && v.err == nil {
+			// Iterating over nothing, fn would go on as if the run were
+			// empty (a merge would drop its values): viewRuns returns it.
+			v.err = err
+		}
+		if txn != nil {
 			return txn.NewIterator(o)
 		}
 	case isGlobalKey(o.Prefix):

@@ -2,6 +2,9 @@ package index
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -144,5 +147,42 @@ func TestReadOnlyStoreOpensTheMergingRunOnce(t *testing.T) {
 	}
 	if again, err := r.runDB(run, true); err != nil || again != first {
 		t.Fatalf("the merge under way's run %d was opened again (%v)", run, err)
+	}
+}
+
+// TestViewReportsARunItCannotOpen: an iterator over a run whose Badger
+// cannot be opened iterates over nothing, and the view returns the error:
+// a merge reading its sources so would have written the merged run
+// without that run's values.
+func TestViewReportsARunItCannotOpen(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	importGames(t, s, randomGames(t, 20))
+	run := s.man.LiveRuns[0]
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, runsDir, strconv.Itoa(int(run)), "MANIFEST"), []byte("not a manifest"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	keys := 0
+	err = s.viewRuns(func(v *view) error {
+		it := v.NewIterator(badger.IteratorOptions{Prefix: kindPrefix(prefixTail, run)})
+		defer it.Close()
+		for it.Rewind(); it.Valid(); it.Next() {
+			keys++
+		}
+		return nil
+	})
+	if err == nil || keys != 0 {
+		t.Fatalf("a view over run %d, whose Badger cannot open, read %d keys and returned %v", run, keys, err)
 	}
 }
