@@ -681,24 +681,20 @@ func (s *Store) Close() error {
 // Dir returns the database folder.
 func (s *Store) Dir() string { return s.dir }
 
+// checkSchema refuses a store of another version, and gives a new one
+// this version.
 func (s *Store) checkSchema() error {
+	ver, found, err := readVersion(s.gdb)
+	switch {
+	case err != nil:
+		return err
+	case found && ver != SchemaVersion:
+		return schemaError(s.dir, ver)
+	case found || s.opts.ReadOnly:
+		return nil
+	}
 	return s.gdb.Update(func(txn *badger.Txn) error {
-		item, err := txn.Get(versionKey)
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			if s.opts.ReadOnly {
-				return nil
-			}
-			return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
-		}
-		if err != nil {
-			return err
-		}
-		return item.Value(func(v []byte) error {
-			if ver, _ := binary.Uvarint(v); ver != SchemaVersion {
-				return schemaError(s.dir, ver)
-			}
-			return nil
-		})
+		return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
 	})
 }
 
