@@ -3,7 +3,6 @@ package index
 import (
 	"encoding/binary"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -67,14 +66,7 @@ func Migrate(dir string) (from uint64, err error) {
 	}
 	var man manifest
 	err = db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(manifestKey)
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		return item.Value(func(v []byte) error { return json.Unmarshal(v, &man) })
+		return readValue(txn, manifestKey, func(v []byte) error { return json.Unmarshal(v, &man) })
 	})
 	if err != nil {
 		return from, fmt.Errorf("index: migrate %s: read the manifest: %w", dir, err)

@@ -364,15 +364,11 @@ func globalsOptions(dir string, readOnly bool) badger.Options {
 // readVersion reads the schema version in db, if any.
 func readVersion(db *badger.DB) (ver uint64, found bool, err error) {
 	err = db.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(versionKey)
-		if errors.Is(err, badger.ErrKeyNotFound) {
+		return readValue(txn, versionKey, func(v []byte) error {
+			found = true
+			ver, _ = binary.Uvarint(v)
 			return nil
-		}
-		if err != nil {
-			return err
-		}
-		found = true
-		return item.Value(func(v []byte) error { ver, _ = binary.Uvarint(v); return nil })
+		})
 	})
 	return ver, found, err
 }
@@ -701,14 +697,7 @@ func (s *Store) checkSchema() error {
 func (s *Store) loadManifest() error {
 	s.man = manifest{NextGid: 1, NextRun: 1}
 	return s.gdb.View(func(txn *badger.Txn) error {
-		item, err := txn.Get(manifestKey)
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		return item.Value(func(v []byte) error { return json.Unmarshal(v, &s.man) })
+		return readValue(txn, manifestKey, func(v []byte) error { return json.Unmarshal(v, &s.man) })
 	})
 }
 
