@@ -333,7 +333,14 @@ func (s *Store) openGlobals() error {
 		case found:
 			return schemaError(s.dir, ver)
 		case s.opts.ReadOnly:
-			return fmt.Errorf("%w: %s", ErrNoStore, s.dir)
+			// A first import stopped before it created the globals (kill
+			// -9): the store holds nothing committed, and reads as empty.
+			gdb, err := badger.Open(badger.DefaultOptions("").WithInMemory(true).WithLogger(nil))
+			if err != nil {
+				return err
+			}
+			s.gdb = gdb
+			return nil
 		}
 		if err := os.MkdirAll(gdir, 0o755); err != nil {
 			return err
