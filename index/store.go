@@ -637,16 +637,24 @@ const (
 // hashes, which its compactions would otherwise rewrite over the next
 // imports (issue 18: the first growth imports after a migration, 1.6–2.0×
 // the empty-database import).
+//
+// The two Badgers flatten side by side: each flush builds its table on one
+// core (records 0.84 s, globals 0.26 s at the end of a 137,000-game
+// import, one after the other).
 func (s *Store) flatten() error {
-	for _, db := range []*badger.DB{s.db, s.gdb} {
-		if err := flushMemtable(db); err != nil {
-			return err
-		}
-		if err := db.Flatten(runtime.NumCPU()); err != nil {
-			return err
-		}
+	var errs [2]error
+	var wg sync.WaitGroup
+	for i, db := range []*badger.DB{s.db, s.gdb} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if errs[i] = flushMemtable(db); errs[i] == nil {
+				errs[i] = db.Flatten(runtime.NumCPU())
+			}
+		}()
 	}
-	return nil
+	wg.Wait()
+	return errors.Join(errs[:]...)
 }
 
 // flushKey sorts after every key of the store. Badger has no call that
