@@ -16,7 +16,10 @@
 #      positions on the copy (before) and on the store (after), ROUNDS
 #      times alternating (default 5): one pass of 1,000 lookups moves by
 #      up to 30% from one run to the next on this machine, so the target
-#      (within 20%) is judged on the medians of the rounds;
+#      (within 20%) is judged on the medians of the rounds; and again on
+#      each position's median over the rounds (a lookup that one round's
+#      pause or another process slowed is one sample of five there, where
+#      it may be one of the ten that make a round's p99);
 #   6. SMALL more imports of 100 games each (default 72: "100 games in
 #      <= 0.5 s every time" over a stream, not once), and how many of them
 #      took longer;
@@ -54,16 +57,28 @@ run() { # label db file
   echo "$secs" >"$tmp/last"
   echo "$user + $sys" | bc -l >"$tmp/lastcpu"
 }
+# pick P FILE: the P-th percentile of the sorted numbers in FILE.
+pick() { sed -n "$(( ($1 * $(wc -l <"$2") + 99) / 100 ))p" "$2"; }
 # latency DB OUT: trees, then game lists (the first page, 20 games), at the
-# sampled positions; appends "tree|games p50 p90 p99" (microseconds) to OUT.
+# sampled positions; appends "tree|games p50 p90 p99" (microseconds) to OUT,
+# and each lookup's time, in the positions' order, to OUT.tree|games.
 latency() {
   for cmd in tree games; do
     "$tmp/xqdb" $cmd --db "$1" --batch "$tmp/positions.tsv" --limit $([ $cmd = tree ] && echo 12 || echo 20) |
-      grep -o '"micros":[0-9]*' | cut -d: -f2 | sort -n >"$tmp/micros"
-    m=$(wc -l <"$tmp/micros")
-    pick() { sed -n "$(( ($1 * m + 99) / 100 ))p" "$tmp/micros"; }
-    echo "$cmd $(pick 50) $(pick 90) $(pick 99)" >>"$2"
+      grep -o '"micros":[0-9]*' | cut -d: -f2 >"$tmp/micros"
+    paste -d' ' "$2.$cmd" "$tmp/micros" 2>/dev/null >"$tmp/rows" || cp "$tmp/micros" "$tmp/rows"
+    mv "$tmp/rows" "$2.$cmd"
+    sort -n "$tmp/micros" >"$tmp/sorted"
+    echo "$cmd $(pick 50 "$tmp/sorted") $(pick 90 "$tmp/sorted") $(pick 99 "$tmp/sorted")" >>"$2"
   done
+}
+# perposition OUT CMD: p50 p90 p99 (ms) of each position's median over the
+# rounds.
+perposition() {
+  awk '{n = split($0, v, " "); for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) {t = v[j]; v[j] = v[j-1]; v[j-1] = t}
+        print (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)}' "$1.$2" | sort -g >"$tmp/sorted"
+  for p in 50 90 99; do printf " %.2f" "$(echo "$(pick $p "$tmp/sorted") / 1000" | bc -l)"; done
+  echo
 }
 # medians OUT: the median over the rounds of each percentile, in ms.
 medians() {
@@ -110,6 +125,14 @@ paste -d' ' "$tmp/med.before" "$tmp/med.after" | while read -r cmd b50 b90 b99 _
     "$b50" "$b90" "$b99" "$a50" "$a90" "$a99" \
     "$(echo "($a50 / $b50 - 1) * 100" | bc -l)" "$(echo "($a90 / $b90 - 1) * 100" | bc -l)" "$(echo "($a99 / $b99 - 1) * 100" | bc -l)"
 done
+echo "the same on each position's median over the $rounds rounds, p50 / p90 / p99:"
+for cmd in tree games; do
+  read -r b50 b90 b99 < <(perposition "$tmp/lat.before" $cmd)
+  read -r a50 a90 a99 < <(perposition "$tmp/lat.after" $cmd)
+  printf "  %-5s before %.2f / %.2f / %.2f ms, after %.2f / %.2f / %.2f ms: %+.0f%% / %+.0f%% / %+.0f%%\n" "$cmd" \
+    "$b50" "$b90" "$b99" "$a50" "$a90" "$a99" \
+    "$(echo "($a50 / $b50 - 1) * 100" | bc -l)" "$(echo "($a90 / $b90 - 1) * 100" | bc -l)" "$(echo "($a99 / $b99 - 1) * 100" | bc -l)"
+done
 rm -rf "$tmp/before"
 for i in $(seq 1 "$small"); do
   run "small import $i of 100" "$tmp/db1" "$tmp/small$i.pgn"
@@ -128,6 +151,7 @@ basecpu=$(median "$tmp/emptycpu")
 printf "the empty-database import, median of %d: %.2f s, %.2f CPU-s (each run just before a growth import)\n" "$growth" "$base" "$basecpu"
 printf "growth imports against the empty-database import (target each <= 1.5x), wall: %s\n" \
   "$(while read -r s; do printf "%.2fx " "$(echo "$s / $base" | bc -l)"; done <"$tmp/growth")"
+printf "their mean %.2fx, the largest %.2fx\n" "$(awk '{s += $1} END {print s / NR}' "$tmp/growth" | sed 's/$/ \/ '"$base"'/' | bc -l)" "$(echo "$(sort -g "$tmp/growth" | tail -1) / $base" | bc -l)"
 # On a shared machine wall time follows the load; CPU-seconds follow the work.
 printf "the same in CPU-seconds: %s\n" \
   "$(while read -r s; do printf "%.2fx " "$(echo "$s / $basecpu" | bc -l)"; done <"$tmp/growthcpu")"
