@@ -66,27 +66,17 @@ func TestOpeningCountsNeverLowBeforeGrowing(t *testing.T) {
 	}
 }
 
-// sameCells says whether two tables hold the same counts (reading their
-// pages).
+// sameCells says whether two tables hold the same counts.
 func sameCells(a, b *openingCounts) bool {
-	if a.bits != b.bits {
-		return false
-	}
-	for p := range a.loaded {
-		a.page(p)
-		b.page(p)
-	}
-	return string(a.cells) == string(b.cells)
+	return a.bits == b.bits && string(a.cells) == string(b.cells)
 }
 
-// TestOpeningCountsReadAndWriteOnlyTheirCells: a writer that asks about a
-// few positions reads only their cells of the table, one by one (no page:
-// a page lands in fresh memory, ten times a cell's read on this machine),
-// and writes back only the cells it changed, in place; one that asks about
-// many reads and writes whole pages, only those it needs. Either way the
-// table then reads back exactly as if written whole. A table of the first
-// format is read whole and written in the current one.
-func TestOpeningCountsReadAndWriteOnlyTheirCells(t *testing.T) {
+// TestOpeningCountsCountInPlace: a writer maps the table and counts in
+// place: the file changes only in the cells it counted and the header,
+// and is never rewritten (the same file, not one renamed over it); it
+// then reads back exactly as the table written whole. A table of the
+// first format is read whole and written in the current one.
+func TestOpeningCountsCountInPlace(t *testing.T) {
 	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(3, 4))
 	full := newOpeningCounts()
@@ -97,76 +87,60 @@ func TestOpeningCountsReadAndWriteOnlyTheirCells(t *testing.T) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(dir, countsFile)
-	for _, tt := range []struct {
-		name  string
-		keys  int
-		pages bool // whole pages read and written
-	}{
-		{"a few keys", 40, false},
-		{"many keys", 3 * full.fewMax(), true},
-	} {
+	for _, keys := range []int{40, 20_000} {
 		c, err := loadOpeningCounts(dir)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.whole || c.file == nil || c.bits != full.bits || c.postings != full.postings {
-			t.Fatalf("%s: loaded: whole %v, file %v, bits %d (want %d)", tt.name, c.whole, c.file != nil, c.bits, full.bits)
-		}
-		asked := map[int]bool{}
-		pagesAsked := map[int]bool{}
-		for range tt.keys {
-			k := rng.Uint64()
-			if got, want := c.count(engine.Xiangqi, k), full.count(engine.Xiangqi, k); got != want {
-				t.Fatalf("%s: key %x counts %d, want %d", tt.name, k, got, want)
-			}
-			c.add(engine.Xiangqi, k, 2)
-			full.add(engine.Xiangqi, k, 2)
-			asked[c.cell(engine.Xiangqi, k)] = true
-			pagesAsked[c.cell(engine.Xiangqi, k)>>countsPageBits] = true
-		}
-		read := 0
-		for p, loaded := range c.loaded {
-			if loaded {
-				read++
-				if !pagesAsked[p] {
-					t.Errorf("%s: page %d read, no key asked in it", tt.name, p)
-				}
-			}
-		}
-		if tt.pages != (read > 0) || !tt.pages && len(c.few) != len(asked) {
-			t.Errorf("%s: %d pages and %d cells read for %d keys", tt.name, read, len(c.few), tt.keys)
+		if c.mapped == nil && mapsFiles || c.bits != full.bits || c.postings != full.postings {
+			t.Fatalf("%d keys: loaded: mapped %v, bits %d (want %d)", keys, c.mapped != nil, c.bits, full.bits)
 		}
 		before, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
+		stat, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		asked := map[int]bool{}
+		for range keys {
+			k := rng.Uint64()
+			if got, want := c.count(engine.Xiangqi, k), full.count(engine.Xiangqi, k); got != want {
+				t.Fatalf("%d keys: key %x counts %d, want %d", keys, k, got, want)
+			}
+			c.add(engine.Xiangqi, k, 2)
+			full.add(engine.Xiangqi, k, 2)
+			asked[c.cell(engine.Xiangqi, k)] = true
+		}
 		if err := c.save(dir); err != nil {
 			t.Fatal(err)
 		}
+		c.release()
 		after, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if now, err := os.Stat(path); err != nil || mapsFiles && !os.SameFile(stat, now) {
+			t.Errorf("%d keys: the table was written whole, not counted in place (%v)", keys, err)
+		}
 		changed := 0
 		for i := countsHeader; i < len(after); i++ {
-			if before[i] == after[i] {
-				continue
-			}
-			changed++
-			cell := i - countsHeader
-			if !asked[cell] && !(tt.pages && c.loaded[cell>>countsPageBits]) {
-				t.Fatalf("%s: cell %d changed on disk but was never asked", tt.name, cell)
+			if before[i] != after[i] {
+				changed++
+				if !asked[i-countsHeader] {
+					t.Fatalf("%d keys: cell %d changed on disk but was never counted", keys, i-countsHeader)
+				}
 			}
 		}
 		if changed == 0 {
-			t.Errorf("%s: nothing written for %d keys", tt.name, tt.keys)
+			t.Errorf("%d keys: nothing written", keys)
 		}
 		back, err := loadOpeningCounts(dir)
 		if err != nil || back.postings != full.postings || !sameCells(back, full) {
-			t.Fatalf("%s: the table written in place does not read back as written whole: %v", tt.name, err)
+			t.Fatalf("%d keys: the table counted in place does not read back as written whole: %v", keys, err)
 		}
-		c.closeFile()
-		back.closeFile()
+		back.release()
 	}
 
 	// The first format: magic, bits, postings as a uvarint, the cells.
@@ -177,7 +151,7 @@ func TestOpeningCountsReadAndWriteOnlyTheirCells(t *testing.T) {
 		t.Fatal(err)
 	}
 	old, err := loadOpeningCounts(dir)
-	if err != nil || !old.whole || !sameCells(old, full) {
+	if err != nil || old.mapped != nil || !sameCells(old, full) {
 		t.Fatalf("a table of the first format: %v", err)
 	}
 	old.add(engine.Chess, 7, 1)

@@ -121,6 +121,7 @@ func (s *Store) NewWriter() (*Writer, error) {
 	w.meta = startMetaIndexer(s, im)
 	if err := w.meta.catchUp(); err != nil {
 		w.meta.close()
+		counts.release()
 		return nil, err
 	}
 	return w, nil
@@ -834,6 +835,7 @@ func (t *tailWriter) finish() error {
 // it merges runs when there are too many. Bleve's segment merge and the
 // run writes and merges touch different stores, so they run side by side.
 func (w *Writer) Close() error {
+	defer w.counts.release()
 	err := w.Flush() // the last run goes to the background writer, its documents to Bleve
 	diskFull := w.diskFull
 	metaDone := make(chan error, 1)
