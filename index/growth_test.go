@@ -251,8 +251,8 @@ func TestSmallImportsDeferCompaction(t *testing.T) {
 				t.Fatalf("session %d, the bound's %d: Badger opened twice %v, want %v", i/2+1, bounds, s.reopened, want)
 			}
 		}
-		if got := s.db.Opts(); got.NumCompactors != 0 || got.CompactL0OnClose != bound || got.MemTableSize != smallMemTableSize {
-			t.Fatalf("session %d, %d level-0 tables: %d compactors, level 0 compacted at close %v, memtable %d; want none, %v and %d", i/2+1, l0, got.NumCompactors, got.CompactL0OnClose, got.MemTableSize, bound, smallMemTableSize)
+		if got := s.db.Opts(); got.NumCompactors != 0 || got.CompactL0OnClose != bound || got.MemTableSize != memTableSize {
+			t.Fatalf("session %d, %d level-0 tables: %d compactors, level 0 compacted at close %v, memtable %d; want none, %v and %d", i/2+1, l0, got.NumCompactors, got.CompactL0OnClose, got.MemTableSize, bound, memTableSize)
 		} else if bound && got.BaseTableSize != levelZeroCompactionTableSize {
 			t.Fatalf("session %d compacts level 0 into tables of %d bytes, want %d", i/2+1, got.BaseTableSize, levelZeroCompactionTableSize)
 		}

@@ -362,7 +362,6 @@ func (s *Store) openGlobals() error {
 func globalsOptions(dir string, readOnly bool) badger.Options {
 	return badgerOptions(dir, readOnly).
 		WithBaseTableSize(2 << 20).
-		WithMemTableSize(16 << 20).
 		WithNumLevelZeroTables(5).
 		WithNumLevelZeroTablesStall(15).
 		WithNumCompactors(2)
@@ -415,8 +414,8 @@ func schemaError(dir string, ver uint64) error {
 // each page (issue 18: the bound's session, 24 level-0 tables at a million
 // games, 0.50-0.55 s opening twice, 0.44-0.48 s once).
 //
-// A small write's memtable is smallMemTableSize, not Badger's 64 MB, and
-// the tables its compaction of level 0 writes levelZeroCompactionTableSize.
+// The tables a small write's compaction of level 0 writes are
+// levelZeroCompactionTableSize.
 func openStoreBadger(dir string, opts Options) (db *badger.DB, reopened bool, err error) {
 	bo := badgerOptions(dir, opts.ReadOnly)
 	if opts.ReadOnly {
@@ -426,7 +425,7 @@ func openStoreBadger(dir string, opts Options) (db *badger.DB, reopened bool, er
 	if !opts.DeferCompaction {
 		return openLargerWrite(bo)
 	}
-	bo = bo.WithNumCompactors(0).WithMemTableSize(smallMemTableSize)
+	bo = bo.WithNumCompactors(0)
 	compact := bo.WithCompactL0OnClose(true).WithBaseTableSize(levelZeroCompactionTableSize)
 	if _, err := os.Stat(filepath.Join(dir, levelZeroMarker)); err == nil {
 		db, err = openBadger(compact)
@@ -548,13 +547,14 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		// the wall time of 100 games added) and its Open reads each
 		// table's index. Compactions then move coarser pieces.
 		WithBaseTableSize(8 << 20).
-		// Two memtables (Badger's default is five) bound the memtable
-		// arenas a large import holds to 2 × 83 MB of heap, and two
+		// Memtables of memTableSize, two of them (Badger's default is
+		// five of 64 MB) bound the memtable arenas an import holds, and two
 		// compactors (four by default, on a 2-core machine) the tables
 		// built at once, each in a buffer of twice the table size: a
 		// million-game import's live heap held 250 MB of arenas and 260
 		// MB of table buffers at its end, more than its memory limit left
 		// the collector (issue 18: peak memory ≤ 2 GB; 3 and 4 before).
+		WithMemTableSize(memTableSize).
 		WithNumMemtables(2).
 		WithNumCompactors(2).
 		// A small block cache: a writer reads each block once (a merge
@@ -590,11 +590,18 @@ const (
 	// deferredLevelZeroTables bounds the level-0 tables small writes leave
 	// without compacting (openStoreBadger).
 	deferredLevelZeroTables = 24
-	// smallMemTableSize is a small write's memtable (Badger's default: 64
-	// MB), whose arena Badger allocates whole (83 MB for 64 MB). At a
-	// million games, 100 games leave a level-0 table of 50-70 KB and 1,800
-	// (1 MB of PGN, about smallImportBytes) one of 0.8 MB, compressed.
-	smallMemTableSize = 16 << 20
+	// memTableSize is the store's memtable, a quarter of Badger's default
+	// (64 MB), whose arena Badger allocates whole (83 MB for 64 MB) and
+	// whose write-ahead log is a mapped file of twice its size: every
+	// memtable an import fills is fresh memory, about 3 ms a MB to touch on
+	// this project's virtual machine, and a small one is reused. Imports,
+	// alternating the two, one run each: a million games 112.2 s, 214.6
+	// CPU-seconds at 64 MB against 89.2 s, 169.9 at 16 MB (peak 1.26 and
+	// 1.32 GB); the pgnmentor corpus 7.6–8.4 s against 7.5–7.7, four pairs,
+	// 16 MB faster in each (issue 18). At a million games, 100 games leave
+	// a level-0 table of 50-70 KB and 1,800 (1 MB of PGN, about
+	// smallImportBytes) one of 0.8 MB, compressed.
+	memTableSize = 16 << 20
 	// levelZeroCompactionTableSize is the size of the tables a small
 	// write's compaction of level 0 writes (8 MB elsewhere: badgerOptions).
 	// Level 0's tables reach from their runs to the global keys after the
