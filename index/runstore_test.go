@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -211,5 +212,42 @@ func TestStoreStoppedBeforeItsGlobalsReadsEmpty(t *testing.T) {
 	defer r.Close()
 	if n := r.Games(); n != 0 {
 		t.Fatalf("%d games, want none", n)
+	}
+}
+
+// TestSmallRunsBuildSmallTables: a run's Badger builds tables about the
+// size of what its streams hold, so that a small import or merge does not
+// zero a table builder of twice the full 4 MB for each of its streams;
+// a large run, or one of unknown size, keeps the full size.
+func TestSmallRunsBuildSmallTables(t *testing.T) {
+	for _, tt := range []struct {
+		games int
+		want  int64
+	}{
+		{0, 256 << 10},
+		{100, 256 << 10},
+		{1_600, 409_600},
+		{10_000, 2_560_000},
+		{16_384, runTableSize},
+		{1_000_000, runTableSize},
+		{math.MaxInt, runTableSize}, // a merge of a run of unknown size
+	} {
+		if got := runTableSizeFor(tt.games); got != tt.want {
+			t.Errorf("a run of %d games: tables of %d bytes, want %d", tt.games, got, tt.want)
+		}
+	}
+	s, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	importGames(t, s, randomGames(t, 6))
+	run := s.man.LiveRuns[0]
+	db, err := s.runDB(run, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := db.Opts().BaseTableSize; got != runTableSizeFor(6) {
+		t.Errorf("the run of a 6-game import builds tables of %d bytes, want %d", got, runTableSizeFor(6))
 	}
 }
