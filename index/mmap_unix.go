@@ -10,16 +10,7 @@ import (
 // mapFile maps a file read-only (filter.go: its pages are the system's
 // cache of the file, cheap to touch).
 func mapFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || fi.Size() == 0 {
-		return nil, err
-	}
-	return syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	return mapFileAs(path, os.O_RDONLY, syscall.PROT_READ)
 }
 
 func unmapFile(b []byte) {
@@ -35,7 +26,13 @@ const mapsFiles = true
 // mapFileWritable maps a file for reading and writing in place
 // (counts.go: the system writes back the pages changed).
 func mapFileWritable(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	return mapFileAs(path, os.O_RDWR, syscall.PROT_READ|syscall.PROT_WRITE)
+}
+
+// mapFileAs maps the whole of the file at path, opened with flag, shared,
+// with protection prot; an empty file maps to nothing.
+func mapFileAs(path string, flag, prot int) ([]byte, error) {
+	f, err := os.OpenFile(path, flag, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -44,5 +41,5 @@ func mapFileWritable(path string) ([]byte, error) {
 	if err != nil || fi.Size() == 0 {
 		return nil, err
 	}
-	return syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+	return syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), prot, syscall.MAP_SHARED)
 }
