@@ -124,28 +124,30 @@ func (c *openingCounts) release() {
 // none.
 func loadOpeningCounts(dir string) (*openingCounts, error) {
 	path := filepath.Join(dir, countsFile)
-	data, err := mapFileWritable(path)
+	data, mapped, err := mapFileWritable(path)
 	if errors.Is(err, os.ErrNotExist) {
 		return newOpeningCounts(), nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	c, err := decodeOpeningCounts(data)
+	c, err := decodeOpeningCounts(data, mapped)
 	if err != nil {
-		unmapFile(data)
+		if mapped {
+			unmapFile(data)
+		}
 		// Advisory data: start again rather than refuse the store.
 		return newOpeningCounts(), nil
 	}
 	return c, nil
 }
 
-// decodeOpeningCounts takes the table from data, the file, mapped (or
-// read, where xqdb maps no files: mapsFiles false).
-func decodeOpeningCounts(data []byte) (*openingCounts, error) {
+// decodeOpeningCounts takes the table from data, the file, mapped or
+// read.
+func decodeOpeningCounts(data []byte, mapped bool) (*openingCounts, error) {
 	if len(data) >= len(countsMagicV1) && string(data[:len(countsMagicV1)]) == countsMagicV1 {
 		c, err := decodeOpeningCountsV1(data[len(countsMagicV1):])
-		if err == nil {
+		if err == nil && mapped {
 			c.cells = slices.Clone(c.cells) // the file is rewritten whole
 			unmapFile(data)
 		}
@@ -159,7 +161,7 @@ func decodeOpeningCounts(data []byte) (*openingCounts, error) {
 		return nil, fmt.Errorf("index: %s: corrupt", countsFile)
 	}
 	c := &openingCounts{bits: uint(bits), postings: binary.BigEndian.Uint64(data[len(countsMagic)+8:]), cells: data[countsHeader:]}
-	if mapsFiles {
+	if mapped {
 		c.mapped = data
 	}
 	return c, nil

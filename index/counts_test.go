@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
@@ -92,7 +93,7 @@ func TestOpeningCountsCountInPlace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if c.mapped == nil && mapsFiles || c.bits != full.bits || c.postings != full.postings {
+		if c.mapped == nil && runtime.GOOS == "linux" || c.bits != full.bits || c.postings != full.postings {
 			t.Fatalf("%d keys: loaded: mapped %v, bits %d (want %d)", keys, c.mapped != nil, c.bits, full.bits)
 		}
 		before, err := os.ReadFile(path)
@@ -116,12 +117,13 @@ func TestOpeningCountsCountInPlace(t *testing.T) {
 		if err := c.save(dir); err != nil {
 			t.Fatal(err)
 		}
+		mapped := c.mapped != nil
 		c.release()
 		after, err := os.ReadFile(path)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if now, err := os.Stat(path); err != nil || mapsFiles && !os.SameFile(stat, now) {
+		if now, err := os.Stat(path); err != nil || mapped && !os.SameFile(stat, now) {
 			t.Errorf("%d keys: the table was written whole, not counted in place (%v)", keys, err)
 		}
 		changed := 0

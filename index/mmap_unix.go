@@ -3,6 +3,8 @@
 package index
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"syscall"
 )
@@ -19,14 +21,16 @@ func unmapFile(b []byte) {
 	}
 }
 
-// mapsFiles says that mapFileWritable maps: writes to its slice reach the
-// file.
-const mapsFiles = true
-
 // mapFileWritable maps a file for reading and writing in place
-// (counts.go: the system writes back the pages changed).
-func mapFileWritable(path string) ([]byte, error) {
-	return mapFileAs(path, os.O_RDWR, syscall.PROT_READ|syscall.PROT_WRITE)
+// (counts.go: the system writes back the pages changed), or, where the
+// file system cannot map it, reads it (mapped false).
+func mapFileWritable(path string) (data []byte, mapped bool, err error) {
+	data, err = mapFileAs(path, os.O_RDWR, syscall.PROT_READ|syscall.PROT_WRITE)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		data, err = os.ReadFile(path)
+		return data, false, err
+	}
+	return data, err == nil && len(data) > 0, err
 }
 
 // mapFileAs maps the whole of the file at path, opened with flag, shared,
