@@ -333,9 +333,36 @@ func TestLargerWriteCompactsFullLevelZero(t *testing.T) {
 	if got := s.db.Opts().NumLevelZeroTables; got != bound+1 {
 		t.Fatalf("a larger write below the bound lets its compactors compact level 0 at %d tables, want %d", got, bound+1)
 	}
+	// That write left largerWriteMarker: the next opens Badger once, to
+	// compact level 0 at Close; without the marker (a store an older xqdb
+	// wrote, a crash) it counts the tables and opens Badger twice.
+	marker := filepath.Join(dir, badgerDir, largerWriteMarker)
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("a write that left level 0 at the bound left no marker: %v", err)
+	}
+	unmarked := t.TempDir()
+	if err := os.CopyFS(unmarked, os.DirFS(dir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(unmarked, badgerDir, largerWriteMarker)); err != nil {
+		t.Fatal(err)
+	}
+	u, err := Open(unmarked, larger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !u.reopened || !u.db.Opts().CompactL0OnClose {
+		t.Fatalf("a larger write at the bound without the marker opened Badger twice %v, compacted level 0 at Close %v", u.reopened, u.db.Opts().CompactL0OnClose)
+	}
+	if err := u.Close(); err != nil {
+		t.Fatal(err)
+	}
 	before, after, s = session(larger, 2)
-	if !s.reopened || !s.db.Opts().CompactL0OnClose {
-		t.Fatalf("a larger write with %d level-0 tables (bound %d) opened Badger twice %v, compacted level 0 at Close %v", before, bound, s.reopened, s.db.Opts().CompactL0OnClose)
+	if s.reopened || !s.db.Opts().CompactL0OnClose {
+		t.Fatalf("a larger write with %d level-0 tables (bound %d) and the marker opened Badger twice %v, compacted level 0 at Close %v", before, bound, s.reopened, s.db.Opts().CompactL0OnClose)
+	}
+	if _, err := os.Stat(marker); (err == nil) != (after >= bound) {
+		t.Fatalf("%d level-0 tables left (bound %d), the marker there: %v", after, bound, err == nil)
 	}
 	if got := s.db.Opts().NumLevelZeroTables; got != deferredLevelZeroTables {
 		t.Fatalf("a larger write that compacts level 0 at Close lets its compactors compact it at %d tables, want %d", got, deferredLevelZeroTables)

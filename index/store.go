@@ -423,7 +423,7 @@ func openStoreBadger(dir string, opts Options) (db *badger.DB, reopened bool, er
 		return db, false, err
 	}
 	if !opts.DeferCompaction {
-		return openLargerWrite(bo)
+		return openLargerWrite(dir, bo)
 	}
 	bo = bo.WithNumCompactors(0)
 	compact := bo.WithCompactL0OnClose(true).WithBaseTableSize(levelZeroCompactionTableSize)
@@ -461,7 +461,12 @@ func openCompactingAt(bo badger.Options, bound int, compact badger.Options) (db 
 // NumLevelZeroTables). Not one import earlier (counting the table its
 // memtable will leave): the compaction fills the base level past its
 // target, and the next larger write's compactors push it down a level.
-func openLargerWrite(bo badger.Options) (db *badger.DB, reopened bool, err error) {
+//
+// The writer before it leaves largerWriteMarker when it leaves level 0 at
+// that bound, so that the larger write opens Badger once, as a small write
+// does with levelZeroMarker (the tenth growth import at a million games
+// opened it twice, a memtable arena and a log more).
+func openLargerWrite(dir string, bo badger.Options) (db *badger.DB, reopened bool, err error) {
 	// Reopened, its compactors leave level 0 to Close, unless the write is
 	// a large one that takes it to the small writes' bound: when they began
 	// compacting it during the import, Close then compacted the import's
@@ -477,32 +482,44 @@ func openLargerWrite(bo badger.Options) (db *badger.DB, reopened bool, err error
 	// four, 2.94 s against 1.31–1.72; in bench/scale.sh on a slow machine
 	// 2.34 s), not the next larger write. An import that leaves several
 	// tables still has them compacted as it goes.
+	if _, err := os.Stat(filepath.Join(dir, largerWriteMarker)); err == nil {
+		db, err = openBadger(compact)
+		return db, false, err
+	}
 	return openCompactingAt(bo.WithNumLevelZeroTables(bo.NumLevelZeroTables+1), bo.NumLevelZeroTables, compact)
 }
 
 // levelZeroMarker is the file in the Badger folder that says level 0 holds
-// deferredLevelZeroTables tables: the next small write compacts it.
-const levelZeroMarker = "compact-level-0"
+// deferredLevelZeroTables tables: the next small write compacts it;
+// largerWriteMarker says it holds NumLevelZeroTables: the next larger
+// write compacts it.
+const (
+	levelZeroMarker   = "compact-level-0"
+	largerWriteMarker = "compact-level-0-larger"
+)
 
-// markLevelZero leaves levelZeroMarker, or removes it, for what level 0
-// will hold after Close: the tables it holds now and the memtable's, less
-// the one a compaction at Close takes (each import's records are a table
-// of their own, after all the others: Badger compacts the oldest alone).
-// The marker is a hint (openStoreBadger counts the tables without it), so
-// an error leaves it as it was.
+// markLevelZero leaves levelZeroMarker and largerWriteMarker, or removes
+// them, for what level 0 will hold after Close: the tables it holds now
+// and the memtable's, less the one a compaction at Close takes (each
+// import's records are a table of their own, after all the others: Badger
+// compacts the oldest alone). The markers are hints (openStoreBadger
+// counts the tables without them), so an error leaves them as they were.
 func (s *Store) markLevelZero() {
-	path := filepath.Join(s.dir, badgerDir, levelZeroMarker)
 	after := s.db.Levels()[0].NumTables + 1
 	if s.db.Opts().CompactL0OnClose {
 		after--
 	}
-	if after >= deferredLevelZeroTables {
-		if _, err := os.Stat(path); err != nil {
+	for _, m := range []struct {
+		name  string
+		bound int
+	}{{levelZeroMarker, deferredLevelZeroTables}, {largerWriteMarker, badgerOptions(s.dir, false).NumLevelZeroTables}} {
+		path := filepath.Join(s.dir, badgerDir, m.name)
+		if after < m.bound {
+			_ = os.Remove(path)
+		} else if _, err := os.Stat(path); err != nil {
 			_ = os.WriteFile(path, nil, 0o644)
 		}
-		return
 	}
-	_ = os.Remove(path)
 }
 
 // badgerOptions are the options of the store's Badger folder dir.
