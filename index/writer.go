@@ -871,7 +871,6 @@ func (w *Writer) Close() error {
 	// parts stalled until `MaxRuns` live runs made them go whole, 1.9–2.4×
 	// an empty import; issue 18.)
 	large := w.large(w.added)
-	share := w.added
 	if err == nil {
 		err = w.s.dropGarbageRuns() // left by a crash: folders removed
 	}
@@ -879,7 +878,7 @@ func (w *Writer) Close() error {
 	// copy of the store.
 	due := w.s.man.Merging != nil || mergeFrom(w.s.man.LiveRuns, w.s.man.RunGames, w.s.opts.MaxRuns) < len(w.s.man.LiveRuns)
 	if err == nil && due && w.s.roomFor(allocatedBytes(filepath.Join(w.s.dir, runsDir))) {
-		err = w.s.mergeDue(large, share)
+		err = w.s.mergeDue(large, w.added)
 	}
 	if err == nil {
 		err = w.s.sweepFilters() // of the runs merged away
