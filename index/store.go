@@ -512,7 +512,7 @@ func (s *Store) markLevelZero() {
 	for _, m := range []struct {
 		name  string
 		bound int
-	}{{levelZeroMarker, deferredLevelZeroTables}, {largerWriteMarker, badgerOptions(s.dir, false).NumLevelZeroTables}} {
+	}{{levelZeroMarker, deferredLevelZeroTables}, {largerWriteMarker, levelZeroTables}} {
 		path := filepath.Join(s.dir, badgerDir, m.name)
 		if after < m.bound {
 			_ = os.Remove(path)
@@ -580,12 +580,7 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		// memory, slow to touch on this machine and heap the import's
 		// limit must leave room for.
 		WithBlockCacheSize(16 << 20).
-		// Every import leaves a level-0 table (its last memtable), and a
-		// level-0 compaction rewrites the base level's tables it overlaps.
-		// Ten tables before one (Badger's default is five) halves how
-		// often imports pay for that (small ones defer it:
-		// openStoreBadger); reads check each table's bloom filter.
-		WithNumLevelZeroTables(10).
+		WithNumLevelZeroTables(levelZeroTables).
 		// Above deferredLevelZeroTables, with room for the memtables of a
 		// small write's merges: with no compactor, a stall never ends.
 		WithNumLevelZeroTablesStall(deferredLevelZeroTables + 20).
@@ -604,6 +599,13 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 const (
 	blockSize          = 16 << 10
 	bloomFalsePositive = 0.0001
+	// levelZeroTables is the store's NumLevelZeroTables. Every import
+	// leaves a level-0 table (its last memtable), and a level-0 compaction
+	// rewrites the base level's tables it overlaps. Ten tables before one
+	// (Badger's default is five) halves how often imports pay for that
+	// (small ones defer it: openStoreBadger); reads check each table's
+	// bloom filter.
+	levelZeroTables = 10
 	// deferredLevelZeroTables bounds the level-0 tables small writes leave
 	// without compacting (openStoreBadger).
 	deferredLevelZeroTables = 24
