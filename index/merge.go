@@ -325,7 +325,7 @@ func (s *Store) mergeStep(budget int) error {
 	}
 	wb := s.newBatch()
 	defer wb.Cancel()
-	if err := wb.streamTables(run, bits, runTableSizeFor(total)); err != nil {
+	if err := wb.stream(run, bits, runTableSizeFor(total)); err != nil {
 		return err
 	}
 	dates := s.newDateReader() // for the merged values' heads

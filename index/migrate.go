@@ -294,7 +294,7 @@ func moveRunsOut(dir string, db, gdb *badger.DB, man *manifest) error {
 					continue
 				}
 				b = s.newBatch()
-				if err := b.stream(run, man.tailBits(run)); err != nil {
+				if err := b.stream(run, man.tailBits(run), runTableSize); err != nil {
 					return err
 				}
 			}

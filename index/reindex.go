@@ -82,7 +82,7 @@ func (s *Store) ReindexPositions() error {
 			return err
 		}
 		wb := s.newBatch()
-		err := wb.stream(rd.run, tailBitsFor(len(rd.recs)))
+		err := wb.stream(rd.run, tailBitsFor(len(rd.recs)), runTableSize)
 		if err == nil {
 			err = w.writePositions(wb, rd)
 		}

@@ -524,14 +524,9 @@ func (s *Store) newBatch() *batch {
 // stream makes the batch write run's values by StreamWriter: into the
 // lowest empty level of the run's Badger (PrepareIncremental), which must
 // have no value in its memtable. tailBits are the run's bucket bits
-// (runStream).
-func (b *batch) stream(run uint32, tailBits int) error {
-	return b.streamTables(run, tailBits, runTableSize)
-}
-
-// streamTables is stream, the run's Badger, when it opens it, building
-// tables of tableSize bytes.
-func (b *batch) streamTables(run uint32, tailBits int, tableSize int64) error {
+// (runStream); a Badger it opens builds tables of tableSize bytes
+// (runTableSizeFor).
+func (b *batch) stream(run uint32, tailBits int, tableSize int64) error {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	db, err := b.s.runDBTables(run, true, tableSize)

@@ -97,7 +97,7 @@ func TestStreamedRunRefusesKeysOutOfOrder(t *testing.T) {
 	defer s.Close()
 	b := s.newBatch()
 	defer b.Cancel()
-	if err := b.stream(7, tailBucketBits); err != nil {
+	if err := b.stream(7, tailBucketBits, runTableSize); err != nil {
 		t.Fatal(err)
 	}
 	if err := b.Set(statsKey(0, 7, 200), []byte{1}); err != nil {

@@ -549,7 +549,7 @@ func (w *Writer) writeRun(rd *runData) error {
 	}
 	wb := s.newBatch()
 	defer wb.Cancel()
-	if err := wb.streamTables(rd.run, tailBitsFor(len(rd.recs)), runTableSizeFor(len(rd.recs))); err != nil {
+	if err := wb.stream(rd.run, tailBitsFor(len(rd.recs)), runTableSizeFor(len(rd.recs))); err != nil {
 		return err
 	}
 	for _, p := range rd.recs {
