@@ -13,13 +13,15 @@
 #      where tier merges of 150,000 games and Badger's compactions into
 #      the levels below come);
 #   5. 100 games again; then tree and game-list latency at the sampled
-#      positions on the copy (before) and on the store (after), ROUNDS
-#      times alternating (default 5): one pass of 1,000 lookups moves by
-#      up to 30% from one run to the next on this machine, so the target
-#      (within 20%) is judged on the medians of the rounds; and again on
-#      each position's median over the rounds (a lookup that one round's
-#      pause or another process slowed is one sample of five there, where
-#      it may be one of the ten that make a round's p99);
+#      positions on the copy (before) and on the store (after), by
+#      bench/lookups: ROUNDS rounds (default 5), each a process that asks
+#      each position of both stores in turn. Timed a pass of 1,000
+#      lookups on one store, then on the other, the passes moved by up to
+#      30% from one to the next on this machine, and their slow lookups
+#      came in runs of consecutive ones whichever store was asked: the
+#      machine's time. Asked in turn, a slow moment falls on both. The
+#      target (after within 20%) is judged on every lookup's p50 and p99,
+#      and shown on each position's median over the rounds too;
 #   6. SMALL more imports of 100 games each (default 72: "100 games in
 #      <= 0.5 s every time" over a stream, not once), and how many of them
 #      took longer;
@@ -41,6 +43,7 @@ trap 'rm -rf "$tmp"' EXIT
 go build -o "$tmp/xqdb" ./cmd/xqdb
 go build -o "$tmp/randgames" ./bench/randgames
 go build -o "$tmp/sample" ./bench/sample
+go build -o "$tmp/lookups" ./bench/lookups
 "$tmp/randgames" -n "$n" -seed 1 >"$tmp/all.pgn"
 for i in $(seq 1 "$growth"); do "$tmp/randgames" -n $k -seed $((100 + i)) >"$tmp/add$i.pgn"; done
 "$tmp/randgames" -n $k -seed 99 >"$tmp/empty.pgn"
@@ -56,40 +59,6 @@ run() { # label db file
     "$(echo "$user + $sys" | bc -l)" "$(echo "$added / $secs" | bc -l)" "$(echo "$kb / 1048576" | bc -l)" "$(cut -d' ' -f1 /proc/loadavg)"
   echo "$secs" >"$tmp/last"
   echo "$user + $sys" | bc -l >"$tmp/lastcpu"
-}
-# pick P FILE: the P-th percentile of the sorted numbers in FILE.
-pick() { sed -n "$(( ($1 * $(wc -l <"$2") + 99) / 100 ))p" "$2"; }
-# latency DB OUT: trees, then game lists (the first page, 20 games), at the
-# sampled positions; appends "tree|games p50 p90 p99" (microseconds) to OUT,
-# and each lookup's time, in the positions' order, to OUT.tree|games.
-latency() {
-  for cmd in tree games; do
-    "$tmp/xqdb" $cmd --db "$1" --batch "$tmp/positions.tsv" --limit $([ $cmd = tree ] && echo 12 || echo 20) |
-      grep -o '"micros":[0-9]*' | cut -d: -f2 >"$tmp/micros"
-    paste -d' ' "$2.$cmd" "$tmp/micros" 2>/dev/null >"$tmp/rows" || cp "$tmp/micros" "$tmp/rows"
-    mv "$tmp/rows" "$2.$cmd"
-    sort -n "$tmp/micros" >"$tmp/sorted"
-    echo "$cmd $(pick 50 "$tmp/sorted") $(pick 90 "$tmp/sorted") $(pick 99 "$tmp/sorted")" >>"$2"
-  done
-}
-# perposition OUT CMD: p50 p90 p99 (ms) of each position's median over the
-# rounds.
-perposition() {
-  awk '{n = split($0, v, " "); for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j-1] > v[j]; j--) {t = v[j]; v[j] = v[j-1]; v[j-1] = t}
-        print (n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2)}' "$1.$2" | sort -g >"$tmp/sorted"
-  for p in 50 90 99; do printf " %.2f" "$(echo "$(pick $p "$tmp/sorted") / 1000" | bc -l)"; done
-  echo
-}
-# medians OUT: the median over the rounds of each percentile, in ms.
-medians() {
-  for cmd in tree games; do
-    printf "%s" "$cmd"
-    for col in 2 3 4; do
-      awk -v c=$cmd -v k=$col '$1 == c {print $k}' "$1" | sort -n >"$tmp/col"
-      printf " %.2f" "$(echo "$(sed -n "$(( ($(wc -l <"$tmp/col") + 1) / 2 ))p" "$tmp/col") / 1000" | bc -l)"
-    done
-    echo
-  done
 }
 run "one import of $n" "$tmp/db1" "$tmp/all.pgn"
 run "then 100 games" "$tmp/db1" "$tmp/more1.pgn"
@@ -113,26 +82,8 @@ run "then 100 games" "$tmp/db1" "$tmp/more2.pgn"
 # The imports and the copy leave hundreds of MB to write back: reads are
 # timed at rest, not beside the kernel's writeback.
 sync
-for r in $(seq 1 "$rounds"); do
-  latency "$tmp/before" "$tmp/lat.before"
-  latency "$tmp/db1" "$tmp/lat.after"
-done
-medians "$tmp/lat.before" >"$tmp/med.before"
-medians "$tmp/lat.after" >"$tmp/med.after"
-echo "latency at $(wc -l <"$tmp/positions.tsv") sampled positions, medians of $rounds rounds alternating the store before the $growth imports and after them, p50 / p90 / p99 (target: after within 20% of before):"
-paste -d' ' "$tmp/med.before" "$tmp/med.after" | while read -r cmd b50 b90 b99 _ a50 a90 a99; do
-  printf "  %-5s before %.2f / %.2f / %.2f ms, after %.2f / %.2f / %.2f ms: %+.0f%% / %+.0f%% / %+.0f%%\n" "$cmd" \
-    "$b50" "$b90" "$b99" "$a50" "$a90" "$a99" \
-    "$(echo "($a50 / $b50 - 1) * 100" | bc -l)" "$(echo "($a90 / $b90 - 1) * 100" | bc -l)" "$(echo "($a99 / $b99 - 1) * 100" | bc -l)"
-done
-echo "the same on each position's median over the $rounds rounds, p50 / p90 / p99:"
-for cmd in tree games; do
-  read -r b50 b90 b99 < <(perposition "$tmp/lat.before" $cmd)
-  read -r a50 a90 a99 < <(perposition "$tmp/lat.after" $cmd)
-  printf "  %-5s before %.2f / %.2f / %.2f ms, after %.2f / %.2f / %.2f ms: %+.0f%% / %+.0f%% / %+.0f%%\n" "$cmd" \
-    "$b50" "$b90" "$b99" "$a50" "$a90" "$a99" \
-    "$(echo "($a50 / $b50 - 1) * 100" | bc -l)" "$(echo "($a90 / $b90 - 1) * 100" | bc -l)" "$(echo "($a99 / $b99 - 1) * 100" | bc -l)"
-done
+echo "latency at $(wc -l <"$tmp/positions.tsv") sampled positions, before the $growth imports and after them (target: after within 20% of before):"
+"$tmp/lookups" -rounds "$rounds" -positions "$tmp/positions.tsv" "$tmp/before" "$tmp/db1" | sed "s|$tmp/before|before|; s|$tmp/db1|after|"
 rm -rf "$tmp/before"
 for i in $(seq 1 "$small"); do
   run "small import $i of 100" "$tmp/db1" "$tmp/small$i.pgn"
