@@ -37,7 +37,11 @@ type CheckReport struct {
 	// BadHeads counts the heads of large stats values (head.go) that do
 	// not say what their value says, or have no value: a game list's
 	// first page would come out wrong.
-	BadHeads           int      `json:"bad_heads"`
+	BadHeads int `json:"bad_heads"`
+	// BadRunStarts counts the live runs holding a game below the first
+	// gid the manifest gives them (RunFrom): a tree at a popular position
+	// would skip that run's tail, and miss the game.
+	BadRunStarts       int      `json:"bad_run_starts"`
 	MetadataMissing    bool     `json:"metadata_missing"`
 	MetadataDocs       int      `json:"metadata_documents"`
 	MissingMetadata    int      `json:"missing_metadata"`
@@ -67,8 +71,14 @@ func (s *Store) Check() (*CheckReport, error) {
 	next := s.man.NextGid
 	postings := make([]uint32, next)
 	tailRun := make([]uint32, next) // the live run holding each game's tail postings
-	if err := s.countPostings(postings, tailRun, &rep.Positions); err != nil {
+	firstGid := map[uint32]uint32{} // each live run's least gid
+	if err := s.countPostings(postings, tailRun, firstGid, &rep.Positions); err != nil {
 		return nil, err
+	}
+	for run, first := range firstGid {
+		if from, ok := s.man.RunFrom[run]; ok && first < from {
+			rep.BadRunStarts++
+		}
 	}
 	popular := map[[9]byte]bool{} // the popular-key answers read
 	if err := s.checkHeads(rep); err != nil {
@@ -121,6 +131,9 @@ func (s *Store) Check() (*CheckReport, error) {
 	if rep.FilterMisses > 0 {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%d games reached positions that their run's position filter rules out (ids %v): lookups of those positions miss them: run xqdb reindex --positions", rep.FilterMisses, rep.FilterMissIDs))
 	}
+	if rep.BadRunStarts > 0 {
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%d runs of the position index hold games below the first game the manifest gives them: trees at popular positions would miss those games: run xqdb reindex --positions", rep.BadRunStarts))
+	}
 	if rep.BadHeads > 0 {
 		rep.Problems = append(rep.Problems, fmt.Sprintf("%d heads of popular positions' statistics disagree with them (game lists' first pages would be wrong): run xqdb reindex --positions", rep.BadHeads))
 	}
@@ -134,13 +147,16 @@ func (s *Store) Check() (*CheckReport, error) {
 }
 
 // countPostings counts, per game, the postings of the live runs (stats
-// game lists and tail blocks), and notes the run of each game's tail
-// postings in tailRun.
-func (s *Store) countPostings(counts, tailRun []uint32, total *int64) error {
-	add := func(gid uint32) {
+// game lists and tail blocks), notes the run of each game's tail
+// postings in tailRun, and each run's least gid in firstGid.
+func (s *Store) countPostings(counts, tailRun []uint32, firstGid map[uint32]uint32, total *int64) error {
+	add := func(run, gid uint32) {
 		*total++
 		if int(gid) < len(counts) {
 			counts[gid]++
+		}
+		if first, ok := firstGid[run]; !ok || gid < first {
+			firstGid[run] = gid
 		}
 	}
 	return s.viewRuns(func(txn *view) error {
@@ -153,7 +169,7 @@ func (s *Store) countPostings(counts, tailRun []uint32, total *int64) error {
 				err := it.Item().Value(func(v []byte) error {
 					if kind == prefixTail {
 						return decodeTail(v, func(gid, _ uint32, _ int) {
-							add(gid)
+							add(runOf(k), gid)
 							if int(gid) < len(tailRun) {
 								tailRun[gid] = runOf(k)
 							}
@@ -164,7 +180,7 @@ func (s *Store) countPostings(counts, tailRun []uint32, total *int64) error {
 						return err
 					}
 					for _, g := range st.Games {
-						add(g.Gid)
+						add(runOf(k), g.Gid)
 					}
 					return nil
 				})

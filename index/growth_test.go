@@ -2,8 +2,10 @@ package index
 
 import (
 	"cmp"
+	"expvar"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -685,5 +687,133 @@ func TestDuplicateCheckReadsCommittedGamesOnly(t *testing.T) {
 	add(s, gs, len(gs))
 	if s.Games() != len(gs) {
 		t.Errorf("%d games, want %d", s.Games(), len(gs))
+	}
+}
+
+// TestLookupsSkipRunsAfterAPositionTurnedPopular: a tree or a game list's
+// first page at a popular position does not read the tail of a run whose
+// games all came after the position's first stats game (RunFrom), and
+// answers what it answers reading every run's tail; the manifest knows
+// the first game of every run an import or a merge writes, and xqdb
+// check finds a run that holds a game below it (issue 18).
+func TestLookupsSkipRunsAfterAPositionTurnedPopular(t *testing.T) {
+	badgerMetrics = true // to count the reads below
+	t.Cleanup(func() { badgerMetrics = false })
+	setSmallMergeGames(t, 12)
+	gs := randomGames(t, 160)
+	s, err := Open(t.TempDir(), Options{RunGames: 20, PromoteAt: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	importGames(t, s, gs[:100])
+	for i := 100; i < len(gs); i += 6 {
+		importGames(t, s, gs[i:min(i+6, len(gs))])
+	}
+	if int(s.man.NextRun)-1 == len(s.man.LiveRuns) {
+		t.Fatal("no runs were merged: the test does not exercise merges")
+	}
+	for _, run := range s.man.LiveRuns {
+		if _, ok := s.man.RunFrom[run]; !ok {
+			t.Fatalf("live run %d has no first game (RunFrom %v)", run, s.man.RunFrom)
+		}
+	}
+	rep, err := s.Check()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.BadRunStarts != 0 || len(rep.Problems) != 0 {
+		t.Fatalf("check: %d bad run starts, problems %q", rep.BadRunStarts, rep.Problems)
+	}
+
+	type answer struct {
+		moves  []MoveStats
+		newest []GameHit
+		total  int
+	}
+	ask := func(p engine.Position) answer {
+		st, err := s.Position(engine.Xiangqi, p, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hits, total, _, err := s.NewestGames(engine.Xiangqi, p, 20)
+		if err != nil {
+			t.Fatal(err)
+		}
+		moves := slices.Clone(st.Moves)
+		slices.SortFunc(moves, func(a, b MoveStats) int { return cmp.Compare(a.Code, b.Code) })
+		hits = slices.Clone(hits)
+		slices.SortFunc(hits, func(a, b GameHit) int { return cmp.Compare(a.Gid, b.Gid) })
+		return answer{moves, hits, total}
+	}
+	from := s.man.RunFrom
+	skipped := 0
+	for i, g := range gs {
+		if i%4 != 0 {
+			continue
+		}
+		p, _ := games.New(engine.Xiangqi, "")
+		for ply := 0; ; ply++ {
+			got := ask(p)
+			s.man.RunFrom = nil // every run's tail read
+			want := ask(p)
+			s.man.RunFrom = from
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s: skipping runs %+v, reading all %+v", p.FEN(), got, want)
+			}
+			if st, _ := s.statsOf(engine.Xiangqi, p.Key(), false); len(got.moves) > 0 && len(st.Games) > 0 {
+				first := st.firstGid()
+				for _, run := range s.man.LiveRuns {
+					if from[run] >= first {
+						skipped++
+					}
+				}
+			}
+			if ply == len(g.Moves) {
+				break
+			}
+			p.Make(g.Moves[ply])
+		}
+	}
+	if skipped == 0 {
+		t.Fatal("no lookup skipped a run: the test does not exercise the skip")
+	}
+	// The start position's games are all in its stats, from the first
+	// game on: its lookups read no run's tail (the runs with a position
+	// filter were not read before: their filters leave popular positions
+	// out).
+	reads := func() int64 {
+		var n int64
+		expvar.Get("badger_get_num_lsm").(*expvar.Map).Do(func(kv expvar.KeyValue) { n += kv.Value.(*expvar.Int).Value() })
+		return n
+	}
+	start, _ := games.New(engine.Xiangqi, "")
+	before := reads()
+	ask(start)
+	skipping := reads() - before
+	s.man.RunFrom = nil
+	before = reads()
+	ask(start)
+	all := reads() - before
+	s.man.RunFrom = from
+	unfiltered := 0
+	for _, run := range s.man.LiveRuns {
+		if _, ok := s.man.Filters[run]; !ok {
+			unfiltered++
+		}
+	}
+	if unfiltered == 0 || all-skipping != 2*int64(unfiltered) { // a tree and a game list, a tail block a run each
+		t.Fatalf("the start position's lookups read %d times from Badger skipping runs, %d reading every run's tail (%d live runs, %d without filters)", skipping, all, len(s.man.LiveRuns), unfiltered)
+	}
+
+	// A run said to start after a game it holds is found.
+	run := s.man.LiveRuns[0]
+	s.man.RunFrom[run]++
+	defer func() { s.man.RunFrom[run]-- }()
+	if rep, err = s.Check(); err != nil {
+		t.Fatal(err)
+	}
+	if rep.BadRunStarts != 1 || len(rep.Problems) != 1 || !strings.Contains(rep.Problems[0], "reindex --positions") {
+		t.Fatalf("check after moving run %d's first game up: %d bad run starts, problems %q", run, rep.BadRunStarts, rep.Problems)
 	}
 }

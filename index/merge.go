@@ -389,6 +389,7 @@ func (s *Store) mergeStep(budget int) error {
 	}
 	// The commit point.
 	err = s.updateManifest(func(m *manifest) {
+		from, known := m.mergedFrom(runs)
 		m.Merging = nil
 		m.Garbage = append(m.Garbage, runs...)
 		// In the sources' place: the runs live after them hold later games.
@@ -403,6 +404,9 @@ func (s *Store) mergeStep(budget int) error {
 				m.RunGames = map[uint32]uint32{}
 			}
 			m.RunGames[run] = uint32(total)
+		}
+		if known {
+			m.setRunFrom(run, from)
 		}
 		m.setTailBits(run, bits)
 		m.setFilter(run, rf)

@@ -130,8 +130,8 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 	// stats (its tail posting was another position with the same
 	// fingerprint, and the game also reached this one): count each game
 	// once. With the game list at hand that is a lookup. Without it, the
-	// run order decides (statsFrom).
-	inStats := func(uint32) bool { return false }
+	// gid order decides (tailGames).
+	statsFrom, inStats := noStats, func(uint32) bool { return false }
 	if len(res.Moves) > 0 {
 		if withGames {
 			var set map[uint32]bool
@@ -145,11 +145,10 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 				return set[gid]
 			}
 		} else {
-			first := merged.firstGid()
-			inStats = func(gid uint32) bool { return gid >= first }
+			statsFrom = merged.firstGid()
 		}
 	}
-	tail, err := s.tailGames(game, pos, key, &id, inStats)
+	tail, err := s.tailGames(game, pos, key, &id, statsFrom, inStats)
 	if err != nil {
 		return nil, err
 	}
@@ -164,20 +163,30 @@ func (s *Store) Position(game engine.Game, pos engine.Position, withGames bool) 
 	return res, nil
 }
 
+// noStats is tailGames's statsFrom when no stats value counts pos's games.
+const noStats = ^uint32(0)
+
 // tailGames returns the games among the tail postings of key's bucket in
 // the live runs that reached pos, each once, replayed to verify it (the
 // postings hold fingerprints) and to find its ply and move, leaving out
-// those inStats says the stats values count. Without the stats' game
-// list, the run order decides what they count: a position, once popular,
-// stays popular in every later run (writers load the popular keys, merges
-// keep them), and a popular position's games all go to its stats; so a
-// game that reached pos is in the stats exactly when its gid is not
-// below the stats' first one (decoding a million postings to look, for
-// an opening position, took a tree 100 ms).
-func (s *Store) tailGames(game engine.Game, pos engine.Position, key uint64, id *string, inStats func(gid uint32) bool) ([]GameHit, error) {
+// those the stats values count: every game from statsFrom on, and those
+// inStats names. Without the stats' game list, the gid order decides
+// what they count: a position, once popular, stays popular in every
+// later run (writers load the popular keys, merges keep them), and a
+// popular position's games all go to its stats; so a game that reached
+// pos is in the stats exactly when its gid is not below the stats' first
+// one, statsFrom (decoding a million postings to look, for an opening
+// position, took a tree 100 ms). A run whose games all come from
+// statsFrom on is not read at all: an opening position's tree read the
+// tail block of every run the growth imports added, for nothing (issue
+// 18).
+func (s *Store) tailGames(game engine.Game, pos engine.Position, key uint64, id *string, statsFrom uint32, inStats func(gid uint32) bool) ([]GameHit, error) {
 	var cands []uint32
 	err := s.viewRuns(func(txn *view) error {
 		for _, run := range s.man.LiveRuns {
+			if from, ok := s.man.RunFrom[run]; ok && from >= statsFrom {
+				continue // every game of the run that reached pos is in the stats
+			}
 			if !s.mayHold(byte(game), run, key) {
 				continue // the run's filter rules key out
 			}
@@ -199,7 +208,7 @@ func (s *Store) tailGames(game engine.Game, pos engine.Position, key uint64, id 
 	var out []GameHit
 	counted := make(map[uint32]bool, len(cands))
 	for _, gid := range cands {
-		if gid >= s.man.NextGid || counted[gid] || inStats(gid) {
+		if gid >= s.man.NextGid || gid >= statsFrom || counted[gid] || inStats(gid) {
 			continue
 		}
 		counted[gid] = true
@@ -372,7 +381,7 @@ func (s *Store) NewestGames(game engine.Game, pos engine.Position, n int) (hits 
 	}
 	// The stats are pos's when their first game reached it (Position).
 	id := ""
-	statsFrom := ^uint32(0)
+	statsFrom := noStats
 	if count > 0 {
 		_, _, found, err := s.findIn(first, pos, key, &id)
 		if err != nil {
@@ -382,7 +391,7 @@ func (s *Store) NewestGames(game engine.Game, pos engine.Position, n int) (hits 
 			hits, total, statsFrom = stats, count, first
 		}
 	}
-	tail, err := s.tailGames(game, pos, key, &id, func(gid uint32) bool { return gid >= statsFrom })
+	tail, err := s.tailGames(game, pos, key, &id, statsFrom, func(uint32) bool { return false })
 	if err != nil {
 		return nil, 0, false, err
 	}

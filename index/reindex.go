@@ -93,7 +93,7 @@ func (s *Store) ReindexPositions() error {
 		if err != nil {
 			return fmt.Errorf("index: write positions of games %d–%d: %w", from, to-1, err)
 		}
-		if err := s.updateManifest(func(m *manifest) { m.addRun(rd.run, len(rd.recs)); m.Pending = 0 }); err != nil {
+		if err := s.updateManifest(func(m *manifest) { m.addRun(rd.run, rd.recs[0].gid, len(rd.recs)); m.Pending = 0 }); err != nil {
 			return err
 		}
 	}

@@ -98,6 +98,12 @@ type manifest struct {
 	// do not lower it), for the merge policy (merge.go); a run without a
 	// count is taken as large.
 	RunGames map[uint32]uint32 `json:"run_games,omitempty"`
+	// RunFrom: the first gid of each live run's games, where known (a
+	// merge's when all its sources had one). A lookup skips the tail of a
+	// run whose games all came after a popular position's first stats
+	// game (reader.go, tailGames). An xqdb that does not know the field
+	// drops it, and readers then read every run's tail block.
+	RunFrom map[uint32]uint32 `json:"run_from,omitempty"`
 	// TailBits: the bucket bits of each live run written with fewer than
 	// tailBucketBits (tail.go, tailBitsFor); a run without is a full one.
 	TailBits map[uint32]uint8 `json:"tail_bits,omitempty"`
@@ -152,15 +158,38 @@ func (s *Store) gameKey(gid uint32) []byte { return recordKey(s.man.recordRun(gi
 
 func (m *manifest) live(run uint32) bool { return slices.Contains(m.LiveRuns, run) }
 
-// addRun makes run live, with its games, written with tailBitsFor(games)
-// bucket bits.
-func (m *manifest) addRun(run uint32, games int) {
+// addRun makes run live, with its games, from gid from on, written with
+// tailBitsFor(games) bucket bits.
+func (m *manifest) addRun(run uint32, from uint32, games int) {
 	m.LiveRuns = append(m.LiveRuns, run)
 	if m.RunGames == nil {
 		m.RunGames = map[uint32]uint32{}
 	}
 	m.RunGames[run] = uint32(games)
+	m.setRunFrom(run, from)
 	m.setTailBits(run, tailBitsFor(games))
+}
+
+// setRunFrom records the first gid of run's games.
+func (m *manifest) setRunFrom(run, from uint32) {
+	if m.RunFrom == nil {
+		m.RunFrom = map[uint32]uint32{}
+	}
+	m.RunFrom[run] = from
+}
+
+// mergedFrom returns the first gid of a merge of runs: the least of
+// theirs, unless one is not known.
+func (m *manifest) mergedFrom(runs []uint32) (uint32, bool) {
+	from := noStats
+	for _, r := range runs {
+		f, ok := m.RunFrom[r]
+		if !ok {
+			return 0, false
+		}
+		from = min(from, f)
+	}
+	return from, len(runs) > 0
 }
 
 // setTailBits records the bucket bits run was written with.
@@ -196,6 +225,7 @@ func (m *manifest) setFilter(run uint32, f *runFilter) {
 // forgetRun drops what the manifest knows of a run no longer stored.
 func (m *manifest) forgetRun(run uint32) {
 	delete(m.RunGames, run)
+	delete(m.RunFrom, run)
 	delete(m.TailBits, run)
 	delete(m.Filters, run)
 }

@@ -576,7 +576,7 @@ func (w *Writer) writeRun(rd *runData) error {
 	err := s.updateManifest(func(m *manifest) {
 		m.NextGid = rd.next
 		m.HashedUpTo = rd.next
-		m.addRun(rd.run, len(rd.recs))
+		m.addRun(rd.run, rd.recs[0].gid, len(rd.recs))
 		m.setFilter(rd.run, rd.filter)
 		// The run's records are keyed under it (keys.go).
 		m.Epochs = append(m.Epochs, epoch{From: rd.recs[0].gid, Run: rd.run})
