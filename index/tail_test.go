@@ -7,6 +7,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/xqdb/xqdb/engine"
 )
 
 func TestTailBlockRoundTrip(t *testing.T) {
@@ -162,6 +164,73 @@ func BenchmarkGroupBucket(b *testing.B) {
 	var g grouper
 	for b.Loop() {
 		dst = g.group(dst[:0], occ)
+	}
+}
+
+// randomRunOccurrences are the occurrences of a run of n games of random
+// keys, of both games, 40 a game; their gids are left unset, as a
+// writer's are until bucketOccurrences.
+func randomRunOccurrences(n int) []gameOccurrences {
+	rng := rand.New(rand.NewPCG(3, 4))
+	gs := make([]gameOccurrences, n)
+	for i := range gs {
+		gs[i] = gameOccurrences{gid: uint32(i + 1), game: engine.Game(rng.IntN(2))}
+		for ply := range 40 {
+			gs[i].occ = append(gs[i].occ, occurrence{key: rng.Uint64(), ply: uint16(ply), code: uint16(rng.IntN(100))})
+		}
+	}
+	return gs
+}
+
+// TestBucketOccurrences: bucketOccurrences lays out every occurrence, gid
+// set, by game and tail bucket, in gid order within each bucket, and says
+// where each bucket starts.
+func TestBucketOccurrences(t *testing.T) {
+	for _, n := range []int{0, 1, 3, 5000} {
+		gs := randomRunOccurrences(n)
+		bucket := func(g engine.Game, key uint64) int { return int(g)%4*tailBuckets + int(tailBucket(key)) }
+		type placed struct {
+			o      occurrence
+			bucket int
+		}
+		var want []placed
+		for _, g := range gs {
+			for _, o := range g.occ {
+				o.gid = g.gid
+				want = append(want, placed{o, bucket(g.game, o.key)})
+			}
+		}
+		slices.SortStableFunc(want, func(a, b placed) int { return a.bucket - b.bucket })
+		// In new memory, and in a larger run's, as a writer's next run.
+		used := make([]occurrence, len(want)+7)
+		for i := range used {
+			used[i] = occurrence{key: ^uint64(i), gid: 1 << 31}
+		}
+		for _, buf := range [][]occurrence{nil, used} {
+			out, starts := bucketOccurrences(gs, buf)
+			if len(out) != len(want) || len(starts) != 4*tailBuckets+1 || starts[len(starts)-1] != len(out) {
+				t.Fatalf("n=%d: %d occurrences, %d starts ending at %d; want %d", n, len(out), len(starts), starts[len(starts)-1], len(want))
+			}
+			for i, w := range want {
+				if out[i] != w.o {
+					t.Fatalf("n=%d: occurrence %d is %+v, want %+v", n, i, out[i], w.o)
+				}
+				if starts[w.bucket] > i || starts[w.bucket+1] <= i {
+					t.Fatalf("n=%d: occurrence %d of bucket %d outside [%d, %d)", n, i, w.bucket, starts[w.bucket], starts[w.bucket+1])
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkBucketOccurrences: a run of 50,000 games, 2 million
+// occurrences, laid out by bucket (per occurrence: ns/op ÷ 2e6), in the
+// last run's memory as a writer does.
+func BenchmarkBucketOccurrences(b *testing.B) {
+	gs := randomRunOccurrences(50_000)
+	var buf []occurrence
+	for b.Loop() {
+		buf, _ = bucketOccurrences(gs, buf)
 	}
 }
 

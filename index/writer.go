@@ -86,6 +86,11 @@ type Writer struct {
 	// diskFull is set once a run found too little space.
 	written  int64
 	diskFull bool
+	// bucketed holds the last run's occurrences laid out by bucket, for
+	// the next run's: memory fresh from the system costs a page fault a
+	// 4 KB page here (a run of 50,000 games lays out 64 MB), and an
+	// import's soft heap limit has Go return freed memory to it.
+	bucketed []occurrence
 }
 
 // pendingDoc is a game whose metadata document is still to be indexed.
@@ -588,7 +593,8 @@ func (w *Writer) writeRun(rd *runData) error {
 // writePositions routes every occurrence of the run to a stats value
 // (popular positions) or a tail block, bucket by bucket.
 func (w *Writer) writePositions(wb *batch, rd *runData) error {
-	occ, starts := bucketOccurrences(rd.occ)
+	occ, starts := bucketOccurrences(rd.occ, w.bucketed)
+	w.bucketed = occ
 	// The games' own lists are copied: let them go while the run is
 	// written (73 MB at a run of 50,000 random games, of the live heap a
 	// million-game import peaks with; issue 18).
@@ -700,8 +706,8 @@ const tailBuckets = 1 << tailBucketBits
 // bucketOccurrences gathers the run's occurrences, gids set, by game and
 // tail bucket (the top key bits) with a counting sort, which keeps them in
 // gid order within a bucket. Bucket b (game b/tailBuckets) is
-// out[starts[b]:starts[b+1]].
-func bucketOccurrences(games []gameOccurrences) (out []occurrence, starts []int) {
+// out[starts[b]:starts[b+1]]. out is buf when it has room.
+func bucketOccurrences(games []gameOccurrences, buf []occurrence) (out []occurrence, starts []int) {
 	const nb = tailBuckets
 	counts := make([]int, 4*nb+1)
 	for _, g := range games {
@@ -714,7 +720,11 @@ func bucketOccurrences(games []gameOccurrences) (out []occurrence, starts []int)
 		counts[i] += counts[i-1]
 	}
 	starts = slices.Clone(counts)
-	out = make([]occurrence, counts[len(counts)-1])
+	if n := counts[len(counts)-1]; cap(buf) >= n {
+		out = buf[:n] // every element is written below
+	} else {
+		out = make([]occurrence, n)
+	}
 	for _, g := range games {
 		base := int(g.game) % 4 * nb
 		for _, o := range g.occ {
@@ -859,7 +869,7 @@ func (w *Writer) Close() error {
 	// (their hashes and attributes, 150 MB at a million games) would only
 	// crowd the merges and compactions that follow, where a large import
 	// peaks (issue 18).
-	w.hashes, w.newAttrs, w.chunks = nil, nil, nil
+	w.hashes, w.newAttrs, w.chunks, w.bucketed = nil, nil, nil, nil
 	if err == nil {
 		err = w.counts.save(w.s.dir)
 	}
