@@ -15,7 +15,9 @@
 #   5. 100 games again; then tree and game-list latency at the sampled
 #      positions on the copy (before) and on the store (after), by
 #      bench/lookups: ROUNDS rounds (default 5), in each of which every
-#      position is asked of both stores in turn. Timed a pass of 1,000
+#      position is asked of both stores in turn; each round in a new
+#      process's first lookups (the stores opened anew), then as a
+#      server's, opened once. Timed a pass of 1,000
 #      lookups on one store, then on the other, the passes moved by up to
 #      30% from one to the next on this machine, and their slow lookups
 #      came in runs of consecutive ones whichever store was asked: the
@@ -92,8 +94,11 @@ cp -r "$tmp/db1" "$tmp/after"
 # timed at rest, not beside the kernel's writeback.
 sync
 echo "latency at $(wc -l <"$tmp/positions.tsv") sampled positions, before the $growth imports and after them (target: after within 20% of before):"
-"$tmp/lookups" -rounds "$rounds" -positions "$tmp/positions.tsv" "$tmp/before" "$tmp/after" "$tmp/db1" |
-  sed "s|$tmp/before|before|; s|$tmp/after|after|; s|$tmp/db1|after, in place|"
+names="s|$tmp/before|before|; s|$tmp/after|after|; s|$tmp/db1|after, in place|"
+echo "each round the first lookups of a process, as xqdb tree --batch and games --batch make:"
+"$tmp/lookups" -rounds "$rounds" -positions "$tmp/positions.tsv" "$tmp/before" "$tmp/after" "$tmp/db1" | sed "$names"
+echo "a server's, the databases opened once and asked once before the rounds (as xqdb serve answers):"
+"$tmp/lookups" -warm -rounds "$rounds" -positions "$tmp/positions.tsv" "$tmp/before" "$tmp/after" "$tmp/db1" | sed "$names"
 rm -rf "$tmp/before" "$tmp/after"
 for i in $(seq 1 "$small"); do
   run "small import $i of 100" "$tmp/db1" "$tmp/small$i.pgn"

@@ -10,7 +10,7 @@
 // position is asked of every store in turn, the first store alternating,
 // so that a slow moment falls on each alike.
 //
-//	lookups [-rounds 5] [-positions FILE] DB...
+//	lookups [-rounds 5] [-warm] [-positions FILE] DB...
 //
 // prints, for each database and kind, p50 / p90 / p99 in ms over every
 // timed lookup and over each position's median, and the change against
@@ -52,19 +52,20 @@ var kinds = []struct {
 
 func main() {
 	rounds := flag.Int("rounds", 5, "times each position is asked of each database")
+	warm := flag.Bool("warm", false, "open the databases once and time the rounds after an untimed one, as a server answers")
 	posFile := flag.String("positions", "positions.tsv", `positions, one "game<TAB>FEN" a line (bench/sample)`)
 	flag.Parse()
 	if flag.NArg() == 0 || *rounds < 1 {
-		fmt.Fprintln(os.Stderr, "usage: lookups [-rounds N] [-positions FILE] DB...")
+		fmt.Fprintln(os.Stderr, "usage: lookups [-rounds N] [-warm] [-positions FILE] DB...")
 		os.Exit(2)
 	}
-	if err := run(*posFile, *rounds, flag.Args()); err != nil {
+	if err := run(*posFile, *rounds, *warm, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "lookups:", err)
 		os.Exit(1)
 	}
 }
 
-func run(posFile string, rounds int, dbs []string) error {
+func run(posFile string, rounds int, warm bool, dbs []string) error {
 	debug.SetGCPercent(50) // as xqdb tree and games (cmd/xqdb, readerGCPercent)
 	positions, err := readPositions(posFile)
 	if err != nil {
@@ -78,9 +79,29 @@ func run(posFile string, rounds int, dbs []string) error {
 			micros[k][i] = make([][]float64, len(positions))
 		}
 	}
+	var open []index.DB // with -warm, the databases every round asks
+	if warm {
+		defer func() {
+			for _, s := range open {
+				s.Close()
+			}
+		}()
+		for _, dir := range dbs {
+			s, err := index.OpenDB(dir, index.Options{ReadOnly: true})
+			if err != nil {
+				return err
+			}
+			open = append(open, s)
+		}
+		for k := range kinds { // the untimed round
+			if err := round(dbs, open, positions, k, 0, nil); err != nil {
+				return err
+			}
+		}
+	}
 	for r := range rounds {
 		for k := range kinds {
-			if err := round(dbs, positions, k, r, micros[k]); err != nil {
+			if err := round(dbs, open, positions, k, r, micros[k]); err != nil {
 				return err
 			}
 		}
@@ -102,23 +123,28 @@ func run(posFile string, rounds int, dbs []string) error {
 	return nil
 }
 
-// round opens the databases, asks each position of each in turn (a
-// tree, or a game list: kinds[k]), and closes them: its lookups are the
-// first of their process, as those of xqdb tree --batch or games --batch
-// are (Badger's tables are mapped anew, and the first touch of each page
-// costs a fault), not those of a server that has answered them before.
-func round(dbs []string, positions []engine.Position, k, r int, micros [][][]float64) (err error) {
-	stores := make([]index.DB, len(dbs))
-	defer func() {
-		for _, s := range stores {
-			if s != nil {
-				err = errors.Join(err, s.Close())
+// round asks each position of each database in turn (a tree, or a game
+// list: kinds[k]) and notes the times in micros (nil: untimed). Without
+// open databases it opens them and closes them after: its lookups are
+// the first of their process, as those of xqdb tree --batch or games
+// --batch are (Badger's tables are mapped anew, and the first touch of
+// each page costs a fault), not those of a server that has answered
+// them before.
+func round(dbs []string, open []index.DB, positions []engine.Position, k, r int, micros [][][]float64) (err error) {
+	stores := open
+	if stores == nil {
+		stores = make([]index.DB, len(dbs))
+		defer func() {
+			for _, s := range stores {
+				if s != nil {
+					err = errors.Join(err, s.Close())
+				}
 			}
-		}
-	}()
-	for i, dir := range dbs {
-		if stores[i], err = index.OpenDB(dir, index.Options{ReadOnly: true}); err != nil {
-			return err
+		}()
+		for i, dir := range dbs {
+			if stores[i], err = index.OpenDB(dir, index.Options{ReadOnly: true}); err != nil {
+				return err
+			}
 		}
 	}
 	for p, pos := range positions {
@@ -128,7 +154,9 @@ func round(dbs []string, positions []engine.Position, k, r int, micros [][][]flo
 			if err := kinds[k].run(stores[i], pos); err != nil {
 				return err
 			}
-			micros[i][p] = append(micros[i][p], float64(time.Since(start).Nanoseconds())/1e3)
+			if micros != nil {
+				micros[i][p] = append(micros[i][p], float64(time.Since(start).Nanoseconds())/1e3)
+			}
 		}
 	}
 	return nil
