@@ -701,15 +701,23 @@ func TestLookupsSkipRunsAfterAPositionTurnedPopular(t *testing.T) {
 	t.Cleanup(func() { badgerMetrics = false })
 	setSmallMergeGames(t, 12)
 	gs := randomGames(t, 160)
-	s, err := Open(t.TempDir(), Options{RunGames: 20, PromoteAt: 3})
+	dir := t.TempDir()
+	s, err := Open(dir, Options{RunGames: 20, PromoteAt: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
 	importGames(t, s, gs[:100])
 	for i := 100; i < len(gs); i += 6 {
 		importGames(t, s, gs[i:min(i+6, len(gs))])
 	}
+	// Read as tree and games read: the manifest as written.
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(dir, Options{ReadOnly: true}); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
 	if int(s.man.NextRun)-1 == len(s.man.LiveRuns) {
 		t.Fatal("no runs were merged: the test does not exercise merges")
 	}
