@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -181,7 +182,7 @@ func (m *manifest) setRunFrom(run, from uint32) {
 // mergedFrom returns the first gid of a merge of runs: the least of
 // theirs, unless one is not known.
 func (m *manifest) mergedFrom(runs []uint32) (uint32, bool) {
-	from := noStats
+	from := uint32(math.MaxUint32)
 	for _, r := range runs {
 		f, ok := m.RunFrom[r]
 		if !ok {

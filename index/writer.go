@@ -87,9 +87,10 @@ type Writer struct {
 	written  int64
 	diskFull bool
 	// bucketed holds the last run's occurrences laid out by bucket, for
-	// the next run's: memory fresh from the system costs a page fault a
-	// 4 KB page here (a run of 50,000 games lays out 64 MB), and an
-	// import's soft heap limit has Go return freed memory to it.
+	// the next run's: memory the process has not touched yet costs a page
+	// fault a 4 KB page (10 µs on this project's machine), and a run of
+	// 50,000 games lays out 64 MB; a new layout each run took 0.58–0.72
+	// CPU-seconds of the pgnmentor import, 0.37–0.42 reused (issue 18).
 	bucketed []occurrence
 }
 
