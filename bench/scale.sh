@@ -13,17 +13,17 @@
 #      where tier merges of 150,000 games and Badger's compactions into
 #      the levels below come);
 #   5. 100 games again; then tree and game-list latency at the sampled
-#      positions on the copy (before) and on the store (after), by
-#      bench/lookups: ROUNDS rounds (default 5), in each of which every
-#      position is asked of both stores in turn; each round in a new
-#      process's first lookups (the stores opened anew), then as a
-#      server's, opened once. Timed a pass of 1,000
-#      lookups on one store, then on the other, the passes moved by up to
-#      30% from one to the next on this machine, and their slow lookups
-#      came in runs of consecutive ones whichever store was asked: the
-#      machine's time. Asked in turn, a slow moment falls on both. The
-#      target (after within 20%) is judged on every lookup's p50 and p99,
-#      and shown on each position's median over the rounds too;
+#      positions on the copy (before) and on a copy of the store (after;
+#      the store itself beside them), by bench/lookups: ROUNDS rounds
+#      (default 5), in each of which every position is asked of the
+#      stores in turn; each round a process's first lookups (the stores
+#      opened anew), then as a server's (opened once). Timed a pass of
+#      1,000 lookups on one store, then on the other, the passes moved by
+#      up to 30% from one to the next on this machine, and their slow
+#      lookups came in runs of consecutive ones whichever store was
+#      asked: the machine's time. Asked in turn, a slow moment falls on
+#      both. The target (after within 20%) is judged on every lookup's
+#      p50 and p99, and shown on each position's median over the rounds;
 #   6. SMALL more imports of 100 games each (default 72: "100 games in
 #      <= 0.5 s every time" over a stream, not once), and how many of them
 #      took longer;
