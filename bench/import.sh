@@ -4,8 +4,8 @@
 # validates every move, indexes every position and builds a metadata
 # index; SCID stores games and names. Runs each three times and compares
 # the medians; prints games/s, the ratio, xqdb's CPU-seconds and its
-# games/s on one core (GOMAXPROCS=1), and the database sizes against the
-# corpus's gzip size.
+# games/s on one core (GOMAXPROCS=1), both tools' page faults and peak
+# memory, and the database sizes against the corpus's gzip size.
 #   bench/import.sh [CHESS.pgn...]   default: the pgnmentor corpus of ../shared/data
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -40,14 +40,16 @@ TCL
 median() { sort -g | sed -n 2p; }
 for i in 1 2 3; do
   rm -rf "$tmp"/scid.s* "$tmp/db"
-  read -r scid_games scid_ms < <(tkscid "$tmp/scid.tcl" "$tmp/scid" "$tmp/chess.pgn" 2>/dev/null | tail -1)
+  read -r scid_games scid_ms < <(/usr/bin/time -f "%R %M %U %S" -o "$tmp/scid_mem" tkscid "$tmp/scid.tcl" "$tmp/scid" "$tmp/chess.pgn" 2>/dev/null | tail -1)
   echo "$scid_ms" >>"$tmp/scid_ms"
+  cat "$tmp/scid_mem" >>"$tmp/scid_mems"
   scid_bytes=$(cat "$tmp"/scid.s* | wc -c)
-  /usr/bin/time -f "%U %S" -o "$tmp/cpu" "$tmp/xqdb" import --db "$tmp/db" --json "$tmp/chess.pgn" >"$tmp/out"
+  /usr/bin/time -f "%U %S %R %M" -o "$tmp/cpu" "$tmp/xqdb" import --db "$tmp/db" --json "$tmp/chess.pgn" >"$tmp/out"
   out=$(cat "$tmp/out")
   sed -E 's/.*"seconds":([0-9.e-]+).*/\1/' <<<"$out" >>"$tmp/xq_s"
-  read -r u sy <"$tmp/cpu"
+  read -r u sy faults rss <"$tmp/cpu"
   echo "$u + $sy" | bc -l >>"$tmp/xq_cpu"
+  echo "$faults $rss" >>"$tmp/xq_mems"
 done
 scid_s=$(echo "$(median <"$tmp/scid_ms") / 1000" | bc -l)
 xq_s=$(median <"$tmp/xq_s")
@@ -66,5 +68,11 @@ printf "%-34s %7d games %7.2fs %9.0f games/s  %6.1f MB  (median of 3: %s ms)\n" 
 printf "%-34s %7d games %7.2fs %9.0f games/s  %6.1f MB  %.1f CPU-s  ratio %.2fx  (median of 3: %s s)\n" "xqdb import ($(nproc) cores)" "$xq_games" "$xq_s" "$(echo "$xq_games / $xq_s" | bc -l)" "$(echo "$xq_bytes / 1000000" | bc -l)" "$xq_cpu" "$(echo "($xq_games / $xq_s) / ($scid_games / $scid_s)" | bc -l)" "$(tr '\n' ' ' <"$tmp/xq_s")"
 printf "%-34s %7d games %7.2fs %9.0f games/s\n" "xqdb import (GOMAXPROCS=1)" "$xq_games" "$one_s" "$(echo "$xq_games / $one_s" | bc -l)"
 printf "xqdb database: %d games stored, %.0f bytes a game, %.2fx the gzip'd PGN\n" "$stored" "$(echo "$xq_bytes / $stored" | bc -l)" "$(echo "$xq_bytes / $gz" | bc -l)"
+# Memory a process touches for the first time costs a page fault a 4 KB
+# page: 10 µs each on this project's virtual machine, a sixth of xqdb's
+# CPU-seconds here (bench/NOTES.md, the twenty-second session).
+printf "each run's page faults, peak memory (and SCID's CPU-seconds): scid %s; xqdb %s\n" \
+  "$(awk '{printf "%s%d faults %.0f MB %.1f CPU-s", (NR > 1 ? ", " : ""), $1, $2 / 1024, $3 + $4}' "$tmp/scid_mems")" \
+  "$(awk '{printf "%s%d faults %.0f MB", (NR > 1 ? ", " : ""), $1, $2 / 1024}' "$tmp/xq_mems")"
 echo "xqdb summary: $out"
 echo "target: xqdb >= 0.5x scid games/s (median of 3)"
