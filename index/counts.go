@@ -195,29 +195,10 @@ func (c *openingCounts) save(dir string) error {
 	if c.mapped != nil {
 		copy(c.mapped, h[:])
 	} else {
-		path := filepath.Join(dir, countsFile)
-		tmp := path + ".tmp"
-		if err := writeFile(tmp, h[:], c.cells); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, path); err != nil {
+		if err := replaceFile(filepath.Join(dir, countsFile), false, h[:], c.cells); err != nil {
 			return err
 		}
 	}
 	c.changed = false
 	return nil
-}
-
-func writeFile(path string, parts ...[]byte) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	for _, b := range parts {
-		if _, err := f.Write(b); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	return f.Close()
 }

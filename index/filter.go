@@ -214,7 +214,7 @@ func (b *filterBuilder) write(dir string, run uint32) (*runFilter, error) {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, err
 	}
-	if err := writeFileSynced(path, header, b.blocks[0], b.blocks[1], b.blocks[2], b.blocks[3]); err != nil {
+	if err := replaceFile(path, true, header, b.blocks[0], b.blocks[1], b.blocks[2], b.blocks[3]); err != nil {
 		return nil, fmt.Errorf("index: write the filter of run %d: %w", run, err)
 	}
 	return &b.f, nil
@@ -246,12 +246,14 @@ func (b *filterBuilder) reload(dir string, run uint32) bool {
 	return true
 }
 
-// writeFileSynced writes parts, one after the other, to path by a synced
-// temporary file renamed into place: a crash leaves the old file or the
-// new one whole, or none (a file that is not there is a run read without
-// its filter; one whose pages never reached the disk would rule out the
-// run's positions).
-func writeFileSynced(path string, parts ...[]byte) error {
+// replaceFile writes parts, one after the other, to path by a temporary
+// file renamed into place, so that no reader finds it half written;
+// synced first when sync is set. A filter is synced: a crash then leaves
+// the old file or the new one whole, or none (a file that is not there is
+// a run read without its filter; one whose pages never reached the disk
+// would rule out the run's positions). The opening counts, a hint, are
+// not.
+func replaceFile(path string, sync bool, parts ...[]byte) error {
 	tmp := path + ".tmp"
 	f, err := os.Create(tmp)
 	if err != nil {
@@ -262,7 +264,7 @@ func writeFileSynced(path string, parts ...[]byte) error {
 			_, err = f.Write(p)
 		}
 	}
-	if err == nil {
+	if err == nil && sync {
 		err = f.Sync()
 	}
 	if cerr := f.Close(); err == nil {
