@@ -3,9 +3,10 @@
 # batch interpreter) on the same chess corpus, in one run. xqdb also
 # validates every move, indexes every position and builds a metadata
 # index; SCID stores games and names. Runs each three times and compares
-# the medians; prints games/s, the ratio, xqdb's CPU-seconds and its
-# games/s on one core (GOMAXPROCS=1), both tools' page faults and peak
-# memory, and the database sizes against the corpus's gzip size.
+# the medians; prints games/s, the ratio, xqdb's CPU-seconds, both tools'
+# games/s on one core (xqdb with GOMAXPROCS=1, SCID under taskset) and
+# their ratio, both tools' page faults and peak memory, and the database
+# sizes against the corpus's gzip size.
 #   bench/import.sh [CHESS.pgn...]   default: the pgnmentor corpus of ../shared/data
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -62,11 +63,18 @@ stored=$(sed -E 's/^\{"games":([0-9]+).*/\1/' <<<"$stats")
 rm -rf "$tmp/db1"
 one=$(GOMAXPROCS=1 "$tmp/xqdb" import --db "$tmp/db1" --json "$tmp/chess.pgn")
 one_s=$(sed -E 's/.*"seconds":([0-9.e-]+).*/\1/' <<<"$one")
+# SCID on one core too: its import runs on two threads (3.3 CPU-seconds in
+# 1.9 s on two cores, 3.2-4.5 s on one; bench/NOTES.md, the twenty-third
+# session), so the per-core comparison pins it to a core.
+rm -rf "$tmp"/scid.s*
+read -r _ scid_one_ms < <(taskset -c 0 tkscid "$tmp/scid.tcl" "$tmp/scid" "$tmp/chess.pgn" 2>/dev/null | tail -1)
+scid_one_s=$(echo "$scid_one_ms / 1000" | bc -l)
 
 printf "corpus: %d MB PGN, %d MB gzip'd; load average %s\n" $(( $(stat -c %s "$tmp/chess.pgn") / 1000000 )) $((gz / 1000000)) "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf "%-34s %7d games %7.2fs %9.0f games/s  %6.1f MB  (median of 3: %s ms)\n" "scid (sc_base import)" "$scid_games" "$scid_s" "$(echo "$scid_games / $scid_s" | bc -l)" "$(echo "$scid_bytes / 1000000" | bc -l)" "$(tr '\n' ' ' <"$tmp/scid_ms")"
 printf "%-34s %7d games %7.2fs %9.0f games/s  %6.1f MB  %.1f CPU-s  ratio %.2fx  (median of 3: %s s)\n" "xqdb import ($(nproc) cores)" "$xq_games" "$xq_s" "$(echo "$xq_games / $xq_s" | bc -l)" "$(echo "$xq_bytes / 1000000" | bc -l)" "$xq_cpu" "$(echo "($xq_games / $xq_s) / ($scid_games / $scid_s)" | bc -l)" "$(tr '\n' ' ' <"$tmp/xq_s")"
-printf "%-34s %7d games %7.2fs %9.0f games/s\n" "xqdb import (GOMAXPROCS=1)" "$xq_games" "$one_s" "$(echo "$xq_games / $one_s" | bc -l)"
+printf "%-34s %7d games %7.2fs %9.0f games/s\n" "scid (one core: taskset -c 0)" "$scid_games" "$scid_one_s" "$(echo "$scid_games / $scid_one_s" | bc -l)"
+printf "%-34s %7d games %7.2fs %9.0f games/s  ratio %.2fx on one core\n" "xqdb import (GOMAXPROCS=1)" "$xq_games" "$one_s" "$(echo "$xq_games / $one_s" | bc -l)" "$(echo "($xq_games / $one_s) / ($scid_games / $scid_one_s)" | bc -l)"
 printf "xqdb database: %d games stored, %.0f bytes a game, %.2fx the gzip'd PGN\n" "$stored" "$(echo "$xq_bytes / $stored" | bc -l)" "$(echo "$xq_bytes / $gz" | bc -l)"
 # Memory a process touches for the first time costs a page fault a 4 KB
 # page: 10 µs each on this project's virtual machine, a sixth of xqdb's
