@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"sync"
+	"sync/atomic"
 
 	"github.com/blevesearch/bleve/v2"
 	"github.com/dgraph-io/badger/v4"
@@ -256,7 +257,13 @@ type Store struct {
 	// to no gid below NextGid, so readers skip them.
 	view sync.RWMutex
 
-	attrs []Attrs // loaded on first use by readers
+	attrs []Attrs // every game's, loaded on first use by writers and Read (attrs.go)
+	// attrsAll: attrs holds every game's (loadAttrs).
+	attrsAll atomic.Bool
+	// someAttrs holds the attribute chunks a read-only store's lookups
+	// asked for, by chunk, before or without a whole load (chunkAttrs).
+	attrsMu   sync.Mutex
+	someAttrs map[uint32][]Attrs
 
 	// hashReads counts the h| values read for duplicate checks (by the
 	// writer's goroutine only): tests check when a writer skips them.
@@ -819,10 +826,7 @@ func (s *Store) Games() int { return int(s.man.NextGid - 1 - s.man.Deleted) }
 // run inside Read; Read also loads the attributes first, so that
 // concurrent readers do not race to load them.
 func (s *Store) Read(fn func() error) error {
-	s.view.RLock()
-	loaded := s.attrs != nil
-	s.view.RUnlock()
-	if !loaded {
+	if !s.attrsAll.Load() {
 		s.view.Lock()
 		err := s.loadAttrs()
 		s.view.Unlock()
