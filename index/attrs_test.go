@@ -149,8 +149,8 @@ func TestSameDate(t *testing.T) {
 // loaded them all; Read still loads them all.
 func TestReadOnlyLookupsReadOnlyTheirAttributeChunks(t *testing.T) {
 	// Three chunks, all of which chunkAttrs may read alone.
-	defer func(n uint32) { someChunksShare = n }(someChunksShare)
-	someChunksShare = 1
+	defer func(n int) { someChunksAlone = n }(someChunksAlone)
+	someChunksAlone = 3
 	dir := t.TempDir()
 	s, err := Open(dir, Options{})
 	if err != nil {
@@ -230,8 +230,8 @@ func TestReadOnlyLookupsReadOnlyTheirAttributeChunks(t *testing.T) {
 		t.Fatal("Read did not load every game's attributes")
 	}
 
-	// A third of the chunks read alone, the next one loads them all.
-	someChunksShare = 3
+	// A chunk read alone, the next one loads them all.
+	someChunksAlone = 1
 	third, err := Open(dir, Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
@@ -248,7 +248,7 @@ func TestReadOnlyLookupsReadOnlyTheirAttributeChunks(t *testing.T) {
 
 	// Lookups on several goroutines (a --batch's, a server's without
 	// Read) read chunks, and then all, side by side.
-	someChunksShare = 2
+	someChunksAlone = 1
 	shared, err := Open(dir, Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
