@@ -2,6 +2,7 @@ package index
 
 import (
 	"encoding/binary"
+	"errors"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -237,6 +238,9 @@ func (s *Store) chunkAttrs(gid uint32) Attrs {
 		attrs = make([]Attrs, min(attrsPerChunk, s.man.NextGid-first))
 		err := s.gdb.View(func(txn *badger.Txn) error {
 			item, err := txn.Get(attrsKey(c))
+			if errors.Is(err, badger.ErrKeyNotFound) {
+				return nil // zero, as a whole load leaves them
+			}
 			if err != nil {
 				return err
 			}
@@ -246,7 +250,7 @@ func (s *Store) chunkAttrs(gid uint32) Attrs {
 			})
 		})
 		if err != nil {
-			return Attrs{} // as a whole load leaves a game without a chunk
+			return Attrs{}
 		}
 		if s.someAttrs == nil {
 			s.someAttrs = map[uint32][]Attrs{}
