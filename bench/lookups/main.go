@@ -10,11 +10,15 @@
 // position is asked of every store in turn, the first store alternating,
 // so that a slow moment falls on each alike.
 //
-//	lookups [-rounds 5] [-warm] [-positions FILE] DB...
+//	lookups [-rounds 5] [-warm] [-faults] [-positions FILE] DB...
 //
 // prints, for each database and kind, p50 / p90 / p99 in ms over every
 // timed lookup and over each position's median, and the change against
-// the first database.
+// the first database. With -faults (Linux) it also counts each lookup's
+// page faults (its thread's minor faults: the lookups run on one locked
+// thread) and whether a garbage collection ended during it, and says what
+// the slowest 1% of the lookups were: page faults, collections, or stalls
+// with neither.
 package main
 
 import (
@@ -23,9 +27,12 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"slices"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/xqdb/xqdb/engine"
@@ -53,11 +60,17 @@ var kinds = []struct {
 func main() {
 	rounds := flag.Int("rounds", 5, "times each position is asked of each database")
 	warm := flag.Bool("warm", false, "open the databases once and time the rounds after an untimed one, as a server answers")
+	faults := flag.Bool("faults", false, "count each lookup's page faults and collections, and say what the slowest 1% were (Linux)")
 	posFile := flag.String("positions", "positions.tsv", `positions, one "game<TAB>FEN" a line (bench/sample)`)
 	flag.Parse()
 	if flag.NArg() == 0 || *rounds < 1 {
-		fmt.Fprintln(os.Stderr, "usage: lookups [-rounds N] [-warm] [-positions FILE] DB...")
+		fmt.Fprintln(os.Stderr, "usage: lookups [-rounds N] [-warm] [-faults] [-positions FILE] DB...")
 		os.Exit(2)
+	}
+	if *faults {
+		// Minor faults are counted per thread (getrusage RUSAGE_THREAD).
+		runtime.LockOSThread()
+		details = [][][]sample{}
 	}
 	if err := run(*posFile, *rounds, *warm, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "lookups:", err)
@@ -77,6 +90,9 @@ func run(posFile string, rounds int, warm bool, dbs []string) error {
 		micros[k] = make([][][]float64, len(dbs))
 		for i := range dbs {
 			micros[k][i] = make([][]float64, len(positions))
+		}
+		if details != nil {
+			details = append(details, make([][]sample, len(dbs)))
 		}
 	}
 	var open []index.DB // with -warm, the databases every round asks
@@ -118,9 +134,82 @@ func run(posFile string, rounds int, warm bool, dbs []string) error {
 				line += fmt.Sprintf(": %s and %s", change(all, base[0]), change(perPos, base[1]))
 			}
 			fmt.Println(line)
+			if details != nil {
+				fmt.Println("       " + slowest(details[k][i]))
+			}
 		}
 	}
 	return nil
+}
+
+// details[kind][store] are the timed lookups with their page faults and
+// collections, with -faults (nil without).
+var details [][][]sample
+
+type sample struct {
+	micros float64
+	faults int64 // the lookup's thread's minor page faults
+	gc     bool  // a collection ended during it
+}
+
+// How slowest tells the slow lookups apart: one that faulted more than
+// manyFaults pages in paid for them; one that faulted at most fewFaults
+// and took stallMicros or more, with no collection, was held up by
+// neither (a scheduler tick lost: 4 ms at 250 Hz).
+const (
+	manyFaults  = 30
+	fewFaults   = 10
+	stallMicros = 2500
+)
+
+// slowest says what the slowest 1% of samples were.
+func slowest(samples []sample) string {
+	var total int64
+	for _, s := range samples {
+		total += s.faults
+	}
+	sorted := slices.SortedFunc(slices.Values(samples), func(a, b sample) int { return cmpFloat(b.micros, a.micros) })
+	top := sorted[:max(1, len(sorted)/100)]
+	var many, gcs, stalls int
+	for _, s := range top {
+		switch {
+		case s.faults > manyFaults:
+			many++
+		case s.gc:
+			gcs++
+		case s.faults <= fewFaults && s.micros >= stallMicros:
+			stalls++
+		}
+	}
+	return fmt.Sprintf("page faults a lookup %.1f; the slowest %d: %d faulted over %d pages in, %d more overlapped a collection, %d more stalled %.1f ms or more with at most %d faults",
+		float64(total)/float64(len(samples)), len(top), many, manyFaults, gcs, stalls, stallMicros/1e3, fewFaults)
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// threadFaults returns the calling thread's minor page faults so far.
+func threadFaults() int64 {
+	const rusageThread = 1 // RUSAGE_THREAD (Linux)
+	var ru syscall.Rusage
+	if syscall.Getrusage(rusageThread, &ru) != nil {
+		return 0
+	}
+	return ru.Minflt
+}
+
+var gcCycles = []metrics.Sample{{Name: "/gc/cycles/total:gc-cycles"}}
+
+func gcCount() uint64 {
+	metrics.Read(gcCycles)
+	return gcCycles[0].Value.Uint64()
 }
 
 // round asks each position of each database in turn (a tree, or a game
@@ -150,12 +239,21 @@ func round(dbs []string, open []index.DB, positions []engine.Position, k, r int,
 	for p, pos := range positions {
 		for j := range stores {
 			i := (j + p + r) % len(stores) // who goes first alternates
+			var faults0 int64
+			var gc0 uint64
+			if details != nil {
+				faults0, gc0 = threadFaults(), gcCount()
+			}
 			start := time.Now()
 			if err := kinds[k].run(stores[i], pos); err != nil {
 				return err
 			}
+			took := float64(time.Since(start).Nanoseconds()) / 1e3
 			if micros != nil {
-				micros[i][p] = append(micros[i][p], float64(time.Since(start).Nanoseconds())/1e3)
+				micros[i][p] = append(micros[i][p], took)
+				if details != nil {
+					details[k][i] = append(details[k][i], sample{took, threadFaults() - faults0, gcCount() != gc0})
+				}
 			}
 		}
 	}
