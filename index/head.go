@@ -1,6 +1,7 @@
 package index
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -95,7 +96,7 @@ func newestPostings(games []Posting, n int, date func(gid uint32) uint32) []Post
 	buf := make([]keyed, 0, 2*n)
 	bound := ^uint64(0)
 	cut := func() {
-		slices.SortFunc(buf, func(a, b keyed) int { return compareUint64(a.k, b.k) })
+		slices.SortFunc(buf, func(a, b keyed) int { return cmp.Compare(a.k, b.k) })
 		buf = buf[:min(len(buf), n)]
 		if len(buf) == n {
 			bound = buf[len(buf)-1].k
@@ -117,16 +118,6 @@ func newestPostings(games []Posting, n int, date func(gid uint32) uint32) []Post
 		out[i] = e.p
 	}
 	return out
-}
-
-func compareUint64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // encodeHead packs a head:

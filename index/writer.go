@@ -661,7 +661,7 @@ func (w *Writer) writePositions(wb *batch, rd *runData) error {
 		}
 		// The run's Badger takes its stats values and heads in key order
 		// (runstore.go, batch.stream); the groups come in no order.
-		slices.SortFunc(popGroups, func(a, b [2]int) int { return compareUint64(byKey[a[0]].key, byKey[b[0]].key) })
+		slices.SortFunc(popGroups, func(a, b [2]int) int { return cmp.Compare(byKey[a[0]].key, byKey[b[0]].key) })
 		for _, g := range popGroups {
 			group := byKey[g[0]:g[1]]
 			key := group[0].key

@@ -23,6 +23,7 @@ package main
 
 import (
 	"bufio"
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -168,7 +169,7 @@ func slowest(samples []sample) string {
 	for _, s := range samples {
 		total += s.faults
 	}
-	sorted := slices.SortedFunc(slices.Values(samples), func(a, b sample) int { return cmpFloat(b.micros, a.micros) })
+	sorted := slices.SortedFunc(slices.Values(samples), func(a, b sample) int { return cmp.Compare(b.micros, a.micros) })
 	top := sorted[:max(1, len(sorted)/100)]
 	var many, gcs, stalls int
 	for _, s := range top {
@@ -183,16 +184,6 @@ func slowest(samples []sample) string {
 	}
 	return fmt.Sprintf("page faults a lookup %.1f; the slowest %d: %d faulted over %d pages in, %d more overlapped a collection, %d more stalled %.1f ms or more with at most %d faults",
 		float64(total)/float64(len(samples)), len(top), many, manyFaults, gcs, stalls, stallMicros/1e3, fewFaults)
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // threadFaults returns the calling thread's minor page faults so far.
