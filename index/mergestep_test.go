@@ -2,6 +2,8 @@ package index
 
 import (
 	"bytes"
+	"cmp"
+	"math"
 	"os"
 	"reflect"
 	"slices"
@@ -368,4 +370,119 @@ func TestImportAtLevelZeroBoundMergesItsShare(t *testing.T) {
 	if st := s.man.Merging; st != nil && st.Done == done {
 		t.Fatalf("an import that compacts level 0 left the merge under way where it was (%v of %d slices a half)", st.Done, 1<<(st.Grid-1))
 	}
+}
+
+// TestMaxRunsForcesOnlyTheMergeBelowIt: an import that brings the live
+// runs to MaxRuns merges whole the merge due then, which brings them below
+// it, and a merge that merge makes due (its run completes a tier of four)
+// goes in parts, as any other (issue 18: the fifteenth of twenty growth
+// imports at a million games merged 190,000 games at once, the four runs
+// of 10,000 and then the four of about 40,000 they completed). The store
+// still answers as one import of the same games.
+func TestMaxRunsForcesOnlyTheMergeBelowIt(t *testing.T) {
+	setSmallMergeGames(t, 2) // runs of four games merge in parts
+	const base, each, imports = 256, 4, 30
+	gs := randomGames(t, base+each*imports)
+	opts := Options{RunGames: 1 << 20, PromoteAt: 3}
+	s, err := Open(t.TempDir(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	maxRuns := s.opts.MaxRuns
+	importGames(t, s, gs[:base])
+	atBound, inParts := 0, 0
+	for i := range imports {
+		before := s.mergeBudget(false, 0) == math.MaxInt // MaxRuns runs live already
+		live := len(s.man.LiveRuns) + 1                  // with the run this import adds
+		if st := s.man.Merging; st != nil {
+			live -= len(st.Sources) - 1
+		}
+		nextRun := s.man.NextRun
+		importGames(t, s, gs[base+each*i:base+each*(i+1)])
+		if before {
+			t.Fatalf("import %d found MaxRuns (%d) runs live: %v", i+1, maxRuns, s.man.LiveRuns)
+		}
+		if live < maxRuns {
+			continue
+		}
+		// This import reached MaxRuns: the merge it finished or began
+		// first went whole; what is under way now began after it.
+		atBound++
+		st := s.man.Merging
+		if st == nil {
+			continue
+		}
+		inParts++
+		if st.Run <= nextRun {
+			t.Fatalf("import %d at MaxRuns left the merge into run %d (runs from %d) under way: it should have finished it", i+1, st.Run, nextRun)
+		}
+		if half := 1 << (st.Grid - 1); st.Done == [2]int{half, half} || st.Done == [2]int{} {
+			t.Fatalf("import %d: the merge it made due is at %v of %d slices a half, want a part", i+1, st.Done, half)
+		}
+		if len(s.man.LiveRuns)-len(st.Sources)+1 >= maxRuns {
+			t.Fatalf("import %d left %v live, merging %v: MaxRuns %d", i+1, s.man.LiveRuns, st.Sources, maxRuns)
+		}
+	}
+	if atBound == 0 || inParts == 0 {
+		t.Fatalf("%d imports reached MaxRuns, %d of them left a merge they made due in parts: the test needs both", atBound, inParts)
+	}
+
+	one, err := Open(t.TempDir(), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	importGames(t, one, gs)
+	checked := 0
+	for i, g := range gs {
+		if i%8 != 0 {
+			continue
+		}
+		p, _ := games.New(engine.Xiangqi, "")
+		for ply := 0; ; ply++ {
+			want, err := one.Position(engine.Xiangqi, p, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Position(engine.Xiangqi, p, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !sameStats(got, want) {
+				t.Fatalf("%s: the imports say %+v, one import %+v", p.FEN(), got, want)
+			}
+			checked++
+			if ply == len(g.Moves) {
+				break
+			}
+			p.Make(g.Moves[ply])
+		}
+	}
+	if checked < 300 {
+		t.Fatalf("%d positions checked", checked)
+	}
+}
+
+// sameStats reports whether two answers hold the same moves and the same
+// games, in any order.
+func sameStats(a, b *PositionStats) bool {
+	moves := func(p *PositionStats) []MoveStats {
+		m := slices.Clone(p.Moves)
+		slices.SortFunc(m, func(x, y MoveStats) int { return cmp.Compare(x.Code, y.Code) })
+		return m
+	}
+	type gameAt struct {
+		gid  uint32
+		code uint16
+	}
+	hits := func(p *PositionStats) []gameAt {
+		var h []gameAt
+		for _, g := range p.Games {
+			h = append(h, gameAt{g.Gid, g.Code})
+		}
+		slices.SortFunc(h, func(x, y gameAt) int { return cmp.Or(cmp.Compare(x.gid, y.gid), cmp.Compare(x.code, y.code)) })
+		return h
+	}
+	return slices.Equal(moves(a), moves(b)) && slices.Equal(hits(a), hits(b))
 }
