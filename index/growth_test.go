@@ -106,23 +106,12 @@ func TestManySmallImportsAnswerAsOne(t *testing.T) {
 	one := build(Options{RunGames: 1000, PromoteAt: 3}, []int{160})
 	defer one.Close()
 
-	type gameAt struct {
-		gid  uint32
-		code uint16
-	}
 	answer := func(s *Store, p engine.Position, withGames bool) ([]MoveStats, []gameAt) {
 		st, err := s.Position(engine.Xiangqi, p, withGames)
 		if err != nil {
 			t.Fatal(err)
 		}
-		moves := slices.Clone(st.Moves)
-		slices.SortFunc(moves, func(a, b MoveStats) int { return cmp.Compare(a.Code, b.Code) })
-		var hits []gameAt
-		for _, h := range st.Games {
-			hits = append(hits, gameAt{h.Gid, h.Code})
-		}
-		slices.SortFunc(hits, func(a, b gameAt) int { return cmp.Or(cmp.Compare(a.gid, b.gid), cmp.Compare(a.code, b.code)) })
-		return moves, hits
+		return sortedAnswer(st)
 	}
 	for _, tt := range []struct {
 		name  string

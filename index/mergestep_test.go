@@ -449,7 +449,9 @@ func TestMaxRunsForcesOnlyTheMergeBelowIt(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !sameStats(got, want) {
+			gotMoves, gotGames := sortedAnswer(got)
+			wantMoves, wantGames := sortedAnswer(want)
+			if !slices.Equal(gotMoves, wantMoves) || !slices.Equal(gotGames, wantGames) {
 				t.Fatalf("%s: the imports say %+v, one import %+v", p.FEN(), got, want)
 			}
 			checked++
@@ -464,25 +466,21 @@ func TestMaxRunsForcesOnlyTheMergeBelowIt(t *testing.T) {
 	}
 }
 
-// sameStats reports whether two answers hold the same moves and the same
-// games, in any order.
-func sameStats(a, b *PositionStats) bool {
-	moves := func(p *PositionStats) []MoveStats {
-		m := slices.Clone(p.Moves)
-		slices.SortFunc(m, func(x, y MoveStats) int { return cmp.Compare(x.Code, y.Code) })
-		return m
+// gameAt is a game of an answer and the move it played there.
+type gameAt struct {
+	gid  uint32
+	code uint16
+}
+
+// sortedAnswer returns an answer's moves and games in a fixed order, for
+// comparing answers whose runs list them in different orders.
+func sortedAnswer(st *PositionStats) ([]MoveStats, []gameAt) {
+	moves := slices.Clone(st.Moves)
+	slices.SortFunc(moves, func(a, b MoveStats) int { return cmp.Compare(a.Code, b.Code) })
+	var hits []gameAt
+	for _, h := range st.Games {
+		hits = append(hits, gameAt{h.Gid, h.Code})
 	}
-	type gameAt struct {
-		gid  uint32
-		code uint16
-	}
-	hits := func(p *PositionStats) []gameAt {
-		var h []gameAt
-		for _, g := range p.Games {
-			h = append(h, gameAt{g.Gid, g.Code})
-		}
-		slices.SortFunc(h, func(x, y gameAt) int { return cmp.Or(cmp.Compare(x.gid, y.gid), cmp.Compare(x.code, y.code)) })
-		return h
-	}
-	return slices.Equal(moves(a), moves(b)) && slices.Equal(hits(a), hits(b))
+	slices.SortFunc(hits, func(a, b gameAt) int { return cmp.Or(cmp.Compare(a.gid, b.gid), cmp.Compare(a.code, b.code)) })
+	return moves, hits
 }
