@@ -106,13 +106,6 @@ func TestManySmallImportsAnswerAsOne(t *testing.T) {
 	one := build(Options{RunGames: 1000, PromoteAt: 3}, []int{160})
 	defer one.Close()
 
-	answer := func(s *Store, p engine.Position, withGames bool) ([]MoveStats, []gameAt) {
-		st, err := s.Position(engine.Xiangqi, p, withGames)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return sortedAnswer(st)
-	}
 	for _, tt := range []struct {
 		name  string
 		opts  Options
@@ -171,29 +164,9 @@ func TestManySmallImportsAnswerAsOne(t *testing.T) {
 			if int(s.man.NextRun)-1 == len(s.man.LiveRuns) {
 				t.Fatalf("no runs were merged: the test does not exercise merges")
 			}
-			checked := 0
-			for i, g := range gs {
-				if i%4 != 0 { // sampled games, every position of each
-					continue
-				}
-				p, _ := games.New(engine.Xiangqi, "")
-				for ply := 0; ; ply++ {
-					for _, withGames := range []bool{true, false} {
-						wantMoves, wantGames := answer(one, p, withGames)
-						gotMoves, gotGames := answer(s, p, withGames)
-						if !slices.Equal(gotMoves, wantMoves) || !slices.Equal(gotGames, wantGames) {
-							t.Fatalf("%s (game list %v): small imports say %+v %v, one import %+v %v", p.FEN(), withGames, gotMoves, gotGames, wantMoves, wantGames)
-						}
-					}
-					checked++
-					if ply == len(g.Moves) {
-						break
-					}
-					p.Make(g.Moves[ply])
-				}
-			}
-			if checked < 300 {
-				t.Fatalf("%d positions checked", checked)
+			// Sampled games, every position of each.
+			if n := checkSameAnswers(t, s, one, gs, 4); n < 300 {
+				t.Fatalf("%d positions checked", n)
 			}
 		})
 	}

@@ -73,23 +73,12 @@ func TestMergedRunsAnswerAsOneRun(t *testing.T) {
 		t.Fatalf("reference store has %d runs", len(one.man.LiveRuns))
 	}
 
-	type gameAt struct {
-		gid  uint32
-		code uint16
-	}
 	answer := func(s *Store, p engine.Position) ([]MoveStats, []gameAt) {
 		st, err := s.Position(engine.Xiangqi, p, true)
 		if err != nil {
 			t.Fatal(err)
 		}
-		moves := slices.Clone(st.Moves)
-		slices.SortFunc(moves, func(a, b MoveStats) int { return cmp.Compare(a.Code, b.Code) })
-		var hits []gameAt
-		for _, h := range st.Games {
-			hits = append(hits, gameAt{h.Gid, h.Code})
-		}
-		slices.SortFunc(hits, func(a, b gameAt) int { return cmp.Or(cmp.Compare(a.gid, b.gid), cmp.Compare(a.code, b.code)) })
-		return moves, hits
+		return sortedAnswer(st)
 	}
 	checked, popular := 0, 0
 	for _, g := range gs {

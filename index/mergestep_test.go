@@ -2,7 +2,6 @@ package index
 
 import (
 	"bytes"
-	"cmp"
 	"math"
 	"os"
 	"reflect"
@@ -434,53 +433,7 @@ func TestMaxRunsForcesOnlyTheMergeBelowIt(t *testing.T) {
 	}
 	defer one.Close()
 	importGames(t, one, gs)
-	checked := 0
-	for i, g := range gs {
-		if i%8 != 0 {
-			continue
-		}
-		p, _ := games.New(engine.Xiangqi, "")
-		for ply := 0; ; ply++ {
-			want, err := one.Position(engine.Xiangqi, p, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			got, err := s.Position(engine.Xiangqi, p, true)
-			if err != nil {
-				t.Fatal(err)
-			}
-			gotMoves, gotGames := sortedAnswer(got)
-			wantMoves, wantGames := sortedAnswer(want)
-			if !slices.Equal(gotMoves, wantMoves) || !slices.Equal(gotGames, wantGames) {
-				t.Fatalf("%s: the imports say %+v, one import %+v", p.FEN(), got, want)
-			}
-			checked++
-			if ply == len(g.Moves) {
-				break
-			}
-			p.Make(g.Moves[ply])
-		}
+	if n := checkSameAnswers(t, s, one, gs, 8); n < 300 {
+		t.Fatalf("%d positions checked", n)
 	}
-	if checked < 300 {
-		t.Fatalf("%d positions checked", checked)
-	}
-}
-
-// gameAt is a game of an answer and the move it played there.
-type gameAt struct {
-	gid  uint32
-	code uint16
-}
-
-// sortedAnswer returns an answer's moves and games in a fixed order, for
-// comparing answers whose runs list them in different orders.
-func sortedAnswer(st *PositionStats) ([]MoveStats, []gameAt) {
-	moves := slices.Clone(st.Moves)
-	slices.SortFunc(moves, func(a, b MoveStats) int { return cmp.Compare(a.Code, b.Code) })
-	var hits []gameAt
-	for _, h := range st.Games {
-		hits = append(hits, gameAt{h.Gid, h.Code})
-	}
-	slices.SortFunc(hits, func(a, b gameAt) int { return cmp.Or(cmp.Compare(a.gid, b.gid), cmp.Compare(a.code, b.code)) })
-	return moves, hits
 }
