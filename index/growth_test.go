@@ -154,11 +154,7 @@ func TestManySmallImportsAnswerAsOne(t *testing.T) {
 			if tt.opts.DeferCompaction {
 				most = 2*most + mergeFanIn - 1 // mergeDeferred, then a part at a time
 			}
-			live := len(s.man.LiveRuns) // as the merge policy counts them
-			if st := s.man.Merging; st != nil {
-				live -= len(st.Sources) - 1
-			}
-			if live > most {
+			if live := s.man.liveRuns(); live > most {
 				t.Fatalf("%d live runs (%v, merging %+v)", live, s.man.LiveRuns, s.man.Merging)
 			}
 			if int(s.man.NextRun)-1 == len(s.man.LiveRuns) {

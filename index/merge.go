@@ -129,17 +129,23 @@ func (s *Store) mergeDue(whole bool, budget int) error {
 }
 
 // mergeBudget is the games' worth a merge goes by, given budget: all of
-// it when whole is set or MaxRuns runs are live (a merge under way's
-// sources count as the one run they become), unless the write is small.
+// it when whole is set or MaxRuns runs are live (liveRuns), unless the
+// write is small.
 func (s *Store) mergeBudget(whole bool, budget int) int {
-	live := len(s.man.LiveRuns)
-	if st := s.man.Merging; st != nil {
-		live -= len(st.Sources) - 1
-	}
-	if whole || live >= s.opts.MaxRuns && !s.opts.DeferCompaction {
+	if whole || s.man.liveRuns() >= s.opts.MaxRuns && !s.opts.DeferCompaction {
 		return math.MaxInt
 	}
 	return budget
+}
+
+// liveRuns counts the live runs as the merge policy does: a merge under
+// way's sources as the one run they become.
+func (m *manifest) liveRuns() int {
+	live := len(m.LiveRuns)
+	if st := m.Merging; st != nil {
+		live -= len(st.Sources) - 1
+	}
+	return live
 }
 
 // mergeDeferred reports whether a small write leaves the merge of runs to

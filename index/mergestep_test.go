@@ -2,7 +2,6 @@ package index
 
 import (
 	"bytes"
-	"math"
 	"os"
 	"reflect"
 	"slices"
@@ -392,11 +391,8 @@ func TestMaxRunsForcesOnlyTheMergeBelowIt(t *testing.T) {
 	importGames(t, s, gs[:base])
 	atBound, inParts := 0, 0
 	for i := range imports {
-		before := s.mergeBudget(false, 0) == math.MaxInt // MaxRuns runs live already
-		live := len(s.man.LiveRuns) + 1                  // with the run this import adds
-		if st := s.man.Merging; st != nil {
-			live -= len(st.Sources) - 1
-		}
+		before := s.man.liveRuns() >= maxRuns // MaxRuns runs live already
+		live := s.man.liveRuns() + 1          // with the run this import adds
 		nextRun := s.man.NextRun
 		importGames(t, s, gs[base+each*i:base+each*(i+1)])
 		if before {
@@ -419,7 +415,7 @@ func TestMaxRunsForcesOnlyTheMergeBelowIt(t *testing.T) {
 		if half := 1 << (st.Grid - 1); st.Done == [2]int{half, half} || st.Done == [2]int{} {
 			t.Fatalf("import %d: the merge it made due is at %v of %d slices a half, want a part", i+1, st.Done, half)
 		}
-		if len(s.man.LiveRuns)-len(st.Sources)+1 >= maxRuns {
+		if s.man.liveRuns() >= maxRuns {
 			t.Fatalf("import %d left %v live, merging %v: MaxRuns %d", i+1, s.man.LiveRuns, st.Sources, maxRuns)
 		}
 	}
