@@ -173,76 +173,113 @@ func encodeTail(dst []byte, es []tailEntry, width int) []byte {
 }
 
 // decodeTail calls fn for every entry of a block, in gid order, with its
-// fingerprint and the fingerprint's width. It reads the bits 64 at a time
-// (a lookup decodes a whole block: thousands of entries in a large
-// database, the better part of a tree's time when read bit by bit).
+// fingerprint and the fingerprint's width.
 func decodeTail(b []byte, fn func(gid, print uint32, width int)) error {
-	n, m := binary.Uvarint(b)
-	if m <= 0 || len(b) < m+2 {
-		return fmt.Errorf("index: corrupt tail block header")
+	r, err := newTailReader(b)
+	if err != nil {
+		return err
 	}
-	w, k := int(b[m]), int(b[m+1])
-	if w < 8 || w > maxTailWidth || k > 31 || k+w > 57 || n > uint64(len(b))*8 {
-		return fmt.Errorf("index: corrupt tail block parameters")
-	}
-	buf := b[m+2:]
-	total := uint64(len(buf)) * 8
-	pos := uint64(0) // bit position
-	// window returns the bits from pos on (at least 57 of them, zeros past
-	// the end).
-	window := func() uint64 {
-		i := pos >> 3
-		var v uint64
-		if i+8 <= uint64(len(buf)) {
-			v = binary.LittleEndian.Uint64(buf[i:])
-		} else {
-			var tmp [8]byte
-			copy(tmp[:], buf[min(i, uint64(len(buf))):])
-			v = binary.LittleEndian.Uint64(tmp[:])
+	for r.left > 0 {
+		gid, print, err := r.next()
+		if err != nil {
+			return err
 		}
-		return v >> (pos & 7)
-	}
-	low := uint64(1)<<k - 1
-	pmask := uint64(1)<<w - 1
-	gid := uint64(0)
-	for i := uint64(0); i < n; i++ {
-		// The quotient in unary: ones, then a zero.
-		q := uint64(0)
-		for {
-			ones := uint64(bits.TrailingZeros64(^window()))
-			if ones < 57 {
-				q += ones
-				pos += ones + 1
-				break
-			}
-			q += 56
-			pos += 56
-			if pos > total || q > 1<<32 {
-				return fmt.Errorf("index: corrupt tail block")
-			}
-		}
-		v := window()
-		gid += q<<k | v&low
-		print := uint32(v >> k & pmask)
-		pos += uint64(k + w)
-		if pos > total || gid > 0xFFFFFFFF {
-			return fmt.Errorf("index: corrupt tail block")
-		}
-		fn(uint32(gid), print, w)
+		fn(gid, print, int(r.w))
 	}
 	return nil
 }
 
 // lookupTail appends the gids whose posting matches key's fingerprint in
-// block b of a run of bucket bits bucketBits.
+// block b of a run of bucket bits bucketBits. Every tree at a position
+// that is not popular decodes one block a run, thousands of entries in a
+// large database: a block of 4,900 entries takes 24 µs in this loop, 30
+// through decodeTail's callback (BenchmarkLookupTail).
 func lookupTail(b []byte, key uint64, bucketBits int, dst []uint32) ([]uint32, error) {
-	shifted := key << bucketBits
-	err := decodeTail(b, func(gid, print uint32, w int) {
-		if print == printOf(shifted, w) && (len(dst) == 0 || dst[len(dst)-1] != gid) {
+	r, err := newTailReader(b)
+	if err != nil {
+		return dst, err
+	}
+	want := printOf(key<<bucketBits, int(r.w))
+	for r.left > 0 {
+		gid, print, err := r.next()
+		if err != nil {
+			return dst, err
+		}
+		if print == want && (len(dst) == 0 || dst[len(dst)-1] != gid) {
 			dst = append(dst, gid)
 		}
-	})
-	return dst, err
+	}
+	return dst, nil
+}
+
+// tailReader reads a tail block's entries in gid order, the bits 64 at a
+// time (read bit by bit, decoding a block was the better part of a tree's
+// time).
+type tailReader struct {
+	buf       []byte // the entries' bits
+	pos       uint64 // the bit read next
+	total     uint64 // the bits of buf
+	left      uint64 // entries not read yet
+	w, k      uint64 // fingerprint width, Rice parameter
+	low, mask uint64 // k and w low bits
+	gid       uint64 // the last entry's
+}
+
+func newTailReader(b []byte) (tailReader, error) {
+	n, m := binary.Uvarint(b)
+	if m <= 0 || len(b) < m+2 {
+		return tailReader{}, fmt.Errorf("index: corrupt tail block header")
+	}
+	w, k := uint64(b[m]), uint64(b[m+1])
+	if w < 8 || w > maxTailWidth || k > 31 || k+w > 57 || n > uint64(len(b))*8 {
+		return tailReader{}, fmt.Errorf("index: corrupt tail block parameters")
+	}
+	buf := b[m+2:]
+	return tailReader{buf: buf, total: uint64(len(buf)) * 8, left: n, w: w, k: k,
+		low: 1<<k - 1, mask: 1<<w - 1}, nil
+}
+
+// next decodes the next entry (left > 0): the gap's quotient in unary
+// (ones, then a zero), its k low bits and the fingerprint, from one
+// window unless the quotient is long.
+func (r *tailReader) next() (gid, print uint32, err error) {
+	r.left--
+	v := r.window()
+	ones := uint64(bits.TrailingZeros64(^v))
+	if ones+1+r.k+r.w <= 57 {
+		r.pos += ones + 1
+		v >>= ones + 1
+	} else {
+		q := uint64(0)
+		for ones >= 57 {
+			q += 56
+			r.pos += 56
+			if r.pos > r.total || q > 1<<32 {
+				return 0, 0, fmt.Errorf("index: corrupt tail block")
+			}
+			ones = uint64(bits.TrailingZeros64(^r.window()))
+		}
+		r.pos += ones + 1
+		v = r.window()
+		ones += q
+	}
+	r.gid += ones<<r.k | v&r.low
+	r.pos += r.k + r.w
+	if r.pos > r.total || r.gid > 0xFFFFFFFF {
+		return 0, 0, fmt.Errorf("index: corrupt tail block")
+	}
+	return uint32(r.gid), uint32(v >> r.k & r.mask), nil
+}
+
+// window returns the bits from pos on: at least 57 of them, zeros past
+// the end.
+func (r *tailReader) window() uint64 {
+	if i := r.pos >> 3; i+8 <= uint64(len(r.buf)) {
+		return binary.LittleEndian.Uint64(r.buf[i:]) >> (r.pos & 7)
+	}
+	var tmp [8]byte
+	copy(tmp[:], r.buf[min(r.pos>>3, uint64(len(r.buf))):])
+	return binary.LittleEndian.Uint64(tmp[:]) >> (r.pos & 7)
 }
 
 type bitWriter struct {

@@ -416,3 +416,26 @@ func TestCoarseTailBlocksMerge(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLookupTail times a lookup in a block of the size a
+// million-game run's blocks have (about 4,900 postings): every tree at a
+// position that is not popular decodes one such block a run.
+func BenchmarkLookupTail(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const n = 4900
+	es := make([]tailEntry, n)
+	for i := range es {
+		es[i] = tailEntry{rng.Uint32N(1_000_000) + 1, rng.Uint64() << tailBucketBits}
+	}
+	block := encodeTail(nil, es, fingerprintBits(n))
+	key := rng.Uint64()
+	var dst []uint32
+	b.SetBytes(int64(len(block)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var err error
+		if dst, err = lookupTail(block, key, tailBucketBits, dst[:0]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
