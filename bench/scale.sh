@@ -12,9 +12,11 @@
 #      them: the issue's ten by default; more show what follows the ten,
 #      where tier merges of 150,000 games and Badger's compactions into
 #      the levels below come);
-#   5. 100 games again; then tree and game-list latency at the sampled
-#      positions on the copy (before) and on a copy of the store (after;
-#      the store itself beside them), by bench/lookups: ROUNDS rounds
+#   5. 100 games again; the same games in one import into a new
+#      database (the control); then tree and game-list latency at the
+#      sampled positions on the copy (before), on a copy of the store
+#      (after), on a copy of the control (the store itself beside them),
+#      by bench/lookups: ROUNDS rounds
 #      (default 5), in each of which every position is asked of the
 #      stores in turn; each round a process's first lookups (the stores
 #      opened anew), then as a server's (opened once). Timed a pass of
@@ -90,16 +92,28 @@ run "then 100 games" "$tmp/db1" "$tmp/more2.pgn"
 # the pages came into memory, not how the store is laid out. The store
 # itself is timed beside them.
 cp -r "$tmp/db1" "$tmp/after"
+# The control: the same games, in the same order, in one import into a
+# new database. It holds what the store after the ten holds, in one run:
+# against it the reads after the ten show what the layout of runs costs;
+# against the store before them, what the 10% more games cost as well.
+# Its own figures against the store before show how far the every-lookup
+# p99 of a process's first lookups moves between stores that should time
+# alike (one run: -3% and +26%, bench/NOTES.md, the twenty-fifth session).
+cat "$tmp/all.pgn" "$tmp/more1.pgn" $(for i in $(seq 1 "$growth"); do echo "$tmp/add$i.pgn"; done) "$tmp/more2.pgn" >"$tmp/same.pgn"
+# Read as a copy, like the other two (below).
+run "the same games in one import" "$tmp/onein" "$tmp/same.pgn"
+cp -r "$tmp/onein" "$tmp/one"
+rm -rf "$tmp/same.pgn" "$tmp/onein"
 # The imports and the copies leave hundreds of MB to write back: reads are
 # timed at rest, not beside the kernel's writeback.
 sync
 echo "latency at $(wc -l <"$tmp/positions.tsv") sampled positions, before the $growth imports and after them (target: after within 20% of before):"
-names="s|$tmp/before|before|; s|$tmp/after|after|; s|$tmp/db1|after, in place|"
+names="s|$tmp/before|before|; s|$tmp/after|after|; s|$tmp/one|one import (control)|; s|$tmp/db1|after, in place|"
 echo "each round the first lookups of a process, as xqdb tree --batch and games --batch make:"
-"$tmp/lookups" -rounds "$rounds" -positions "$tmp/positions.tsv" "$tmp/before" "$tmp/after" "$tmp/db1" | sed "$names"
+"$tmp/lookups" -rounds "$rounds" -positions "$tmp/positions.tsv" "$tmp/before" "$tmp/after" "$tmp/one" "$tmp/db1" | sed "$names"
 echo "a server's, the databases opened once and asked once before the rounds (as xqdb serve answers):"
-"$tmp/lookups" -warm -rounds "$rounds" -positions "$tmp/positions.tsv" "$tmp/before" "$tmp/after" "$tmp/db1" | sed "$names"
-rm -rf "$tmp/before" "$tmp/after"
+"$tmp/lookups" -warm -rounds "$rounds" -positions "$tmp/positions.tsv" "$tmp/before" "$tmp/after" "$tmp/one" "$tmp/db1" | sed "$names"
+rm -rf "$tmp/before" "$tmp/after" "$tmp/one"
 for i in $(seq 1 "$small"); do
   run "small import $i of 100" "$tmp/db1" "$tmp/small$i.pgn"
   cat "$tmp/last" >>"$tmp/small"
