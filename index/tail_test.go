@@ -439,3 +439,46 @@ func BenchmarkLookupTail(b *testing.B) {
 		}
 	}
 }
+
+// TestMergedBlocksKeepTheRunsMeanWidth: twenty runs of a million-game
+// import, their blocks of about 230 entries (spread as random keys spread
+// them: the square root, 15), each block's width chosen for its run's
+// mean block so far (blockMean): merged, the blocks keep the width the
+// mean asks for. Chosen for each block's own size, a block below 205
+// entries in any of the twenty runs made the merged one a bit narrower:
+// more than half of them.
+func TestMergedBlocksKeepTheRunsMeanWidth(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	const runs, buckets = 20, 200
+	scale := runScale(1_000_000, 50_000)
+	narrowest := make([]int, buckets)    // by the runs' mean
+	ownNarrowest := make([]int, buckets) // by each block's own size
+	for b := range narrowest {
+		narrowest[b], ownNarrowest[b] = 64, 64
+	}
+	for r := 0; r < runs; r++ {
+		var sizes blockMean
+		for b := 0; b < buckets; b++ {
+			n := 230 + int(15*rng.NormFloat64())
+			narrowest[b] = min(narrowest[b], tailWidth(sizes.add(n), scale))
+			ownNarrowest[b] = min(ownNarrowest[b], tailWidth(n, scale))
+		}
+	}
+	narrow, ownNarrow := 0, 0
+	for b := range narrowest {
+		if narrowest[b] < 12 {
+			narrow++
+		}
+		if ownNarrowest[b] < 12 {
+			ownNarrow++
+		}
+	}
+	t.Logf("merged blocks narrower than 12 bits: %d of %d by the mean, %d by their own size", narrow, buckets, ownNarrow)
+	// The first blocks of a run have no mean yet.
+	if narrow > buckets/20 {
+		t.Errorf("%d of %d merged blocks narrower than 12 bits, want at most %d", narrow, buckets, buckets/20)
+	}
+	if ownNarrow < buckets/4 {
+		t.Errorf("by each block's own size %d of %d merged blocks narrower: the test no longer spreads the blocks as runs do", ownNarrow, buckets)
+	}
+}

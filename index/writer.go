@@ -799,7 +799,26 @@ type tailWriter struct {
 	game    engine.Game
 	bucket  int // the block's bucket at bits; -1 before the first
 	entries []tailEntry
+	sizes   blockMean      // of the game's blocks so far
 	filter  *filterBuilder // nil: the run has no filter
+}
+
+// blockMean is the mean size of a run's tail blocks of one game so far,
+// which each block's fingerprint width is chosen for. Chosen for its own
+// size, each block of a run got a width of its own, and a merge keeps
+// the narrowest of the widths it merges: the twenty runs of a
+// million-game import, their blocks of about 230 entries give or take
+// 15, left 47% of the merged blocks (4,600 entries) a bit narrower than
+// the rest, and 1.57 stray games to replay a lookup (1.11 since; trees
+// 13% faster at p50, the store 1% larger; issue 18). A run's blocks are
+// alike in expectation (the keys are random), so their mean decides.
+type blockMean struct{ entries, blocks int }
+
+// add counts a block of n entries and returns the mean so far.
+func (m *blockMean) add(n int) int {
+	m.entries += n
+	m.blocks++
+	return (m.entries + m.blocks/2) / m.blocks
 }
 
 func (t *tailWriter) init(wb *batch, run uint32, scale float64, bits int) {
@@ -816,6 +835,9 @@ func (t *tailWriter) enter(game engine.Game, bucket uint16) error {
 	if err := t.finish(); err != nil {
 		return err
 	}
+	if t.game != game {
+		t.sizes = blockMean{}
+	}
 	t.game, t.bucket = game, block
 	return nil
 }
@@ -824,7 +846,7 @@ func (t *tailWriter) finish() error {
 	if len(t.entries) == 0 {
 		return nil
 	}
-	width := tailWidthAt(len(t.entries), t.scale, t.bits)
+	width := tailWidthAt(t.sizes.add(len(t.entries)), t.scale, t.bits)
 	if t.filter != nil {
 		// A filtered run keeps besideTailWidth bits below a full bucket
 		// (a block of fewer bucket bits carries the rest in its
