@@ -64,11 +64,10 @@ func printOf(shifted uint64, w int) uint32 { return uint32(shifted >> (64 - w)) 
 // fingerprintBits is the fingerprint width for a block of n entries: a
 // half to one stray match per lookup, never fewer than 8 bits. Each
 // stray costs a replay of a game, a block of records read and decoded:
-// with a bit less (one or two strays), trees at a million games took 19–
-// 22% longer at p50 (fresh processes; 27% warm), for a store 2.2%
-// smaller (the pgnmentor corpus 1.8%; issue 18). A writer passes the n
-// its block will have once runs are merged (tailWidth), not the n it
-// writes.
+// one bit more than one or two strays take made trees at a million games
+// 19–22% faster at p50 (fresh processes; 27% warm), the store 2.2%
+// larger (the pgnmentor corpus 1.8%; issue 18). A writer passes the n its
+// block will have once runs are merged (tailWidth), not the n it writes.
 func fingerprintBits(n int) int { return max(8, min(24, bits.Len(uint(n)))) }
 
 // tailWidth is the fingerprint width of a block of n entries written by a
