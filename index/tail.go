@@ -13,7 +13,7 @@ import (
 // run): tailBucketBits of them, or fewer in a small run (its bucket bits,
 // tailBitsFor); the next bits are its fingerprint inside the block, as
 // many as the block needs to keep stray matches rare (at least 8, and
-// about log2 of the block's size) plus, in a small run's block, the bucket
+// the bits of the block's size: fingerprintBits) plus, in a small run's block, the bucket
 // bits it lacks, so that merges can file its postings into finer blocks.
 // A lookup returns every game whose posting shares the bucket and
 // fingerprint; the caller replays each to verify, so a stray match costs

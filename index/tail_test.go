@@ -237,8 +237,8 @@ func BenchmarkBucketOccurrences(b *testing.B) {
 // TestTailWidthAnticipatesMerges: a run writes its tail blocks with the
 // fingerprint width of the blocks they will be merged into (the store's
 // size once the import is done), since a merge keeps the narrowest width;
-// twenty runs of 50,000 games, merged, then still give one or two stray
-// matches per lookup, where blocks as wide as each run needed gave 19
+// twenty runs of 50,000 games, merged, then still give at most one stray
+// match per lookup, where blocks as wide as each run needed gave 19
 // (issue 18).
 func TestTailWidthAnticipatesMerges(t *testing.T) {
 	for _, tt := range []struct {
