@@ -483,3 +483,74 @@ func TestMergedBlocksKeepTheRunsMeanWidth(t *testing.T) {
 		t.Errorf("by each block's own size %d of %d merged blocks narrower: the test no longer spreads the blocks as runs do", ownNarrow, buckets)
 	}
 }
+
+// TestTailWriterWidthsFollowTheRunsMean: the tail writer gives each block
+// the width of the run's mean block so far (blockMean), not its own
+// size's: a run of a million-game import, its blocks of about 230
+// entries, scale 20, writes nearly every block at the width 4,600
+// entries ask for, though one block in twenty is small enough to ask for
+// a bit less.
+func TestTailWriterWidthsFollowTheRunsMean(t *testing.T) {
+	s, err := Open(t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	rng := rand.New(rand.NewPCG(11, 12))
+	const run, blocks = 1, 200
+	scale := runScale(1_000_000, 50_000)
+	wb := s.newBatch()
+	var tw tailWriter
+	tw.init(wb, run, scale, tailBucketBits)
+	ownNarrow, gid := 0, uint32(0)
+	want := fingerprintBits(230 * 20)
+	for b := range blocks {
+		if err := tw.enter(engine.Chess, uint16(b)); err != nil {
+			t.Fatal(err)
+		}
+		n := 230 + int(15*rng.NormFloat64())
+		if tailWidth(n, scale) < want {
+			ownNarrow++
+		}
+		for range n {
+			gid += 1 + rng.Uint32N(40)
+			tw.entries = append(tw.entries, tailEntry{gid, rng.Uint64() << tw.bits})
+		}
+	}
+	if err := tw.finish(); err != nil {
+		t.Fatal(err)
+	}
+	if err := wb.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if ownNarrow < 4 {
+		t.Fatalf("%d of %d blocks small enough to ask for fewer bits: the test no longer spreads the blocks as runs do", ownNarrow, blocks)
+	}
+	read, narrow := 0, 0
+	err = s.viewRuns(func(txn *view) error {
+		for b := range blocks {
+			err := readValue(txn, tailKey(byte(engine.Chess), run, uint16(b)), func(v []byte) error {
+				read++
+				r, err := newTailReader(v)
+				if err == nil && int(r.w) < want {
+					narrow++
+				}
+				return err
+			})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read != blocks {
+		t.Fatalf("read %d blocks back, wrote %d", read, blocks)
+	}
+	// The first blocks of a run have no mean yet.
+	if narrow > 1 {
+		t.Errorf("%d of %d blocks narrower than %d bits, want at most 1 (%d by their own sizes)", narrow, blocks, want, ownNarrow)
+	}
+}
