@@ -13,8 +13,9 @@ import (
 // run): tailBucketBits of them, or fewer in a small run (its bucket bits,
 // tailBitsFor); the next bits are its fingerprint inside the block, as
 // many as the block needs to keep stray matches rare (at least 8, and
-// the bits of the block's size: fingerprintBits) plus, in a small run's block, the bucket
-// bits it lacks, so that merges can file its postings into finer blocks.
+// the bits of the block's size: fingerprintBits) plus, in a small run's
+// block, the bucket bits it lacks, so that merges can file its postings
+// into finer blocks.
 // A lookup returns every game whose posting shares the bucket and
 // fingerprint; the caller replays each to verify, so a stray match costs
 // time, never a wrong answer.
