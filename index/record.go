@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
@@ -327,6 +328,12 @@ func (d *decoder) skipString() {
 // ended there). A tree lookup replays every candidate game of the tail:
 // decoding a whole record (tags, all its moves), then replaying it again
 // to find the ply, took half of a lookup's time (issue 18).
+// replayPositions are findInRecord's positions, kept for the next
+// replay: a new one is about 6 KB (its undo stack), and a tree replays
+// two games on average, one of them a stray (issue 18: a tree's garbage,
+// which in a fresh process is fresh memory to touch).
+var replayPositions sync.Pool
+
 func findInRecord(gid uint32, b []byte, pos engine.Position, key uint64, id *string) (ply int, next engine.Move, ok bool, err error) {
 	d := decoder{b: b}
 	if version := d.byte(); version != recordVersion && version != 2 {
@@ -360,10 +367,12 @@ func findInRecord(gid uint32, b []byte, pos engine.Position, key uint64, id *str
 	if d.err != nil || plies > uint64(len(d.b)) {
 		return 0, 0, false, fmt.Errorf("%w %d: header", ErrCorruptRecord, gid)
 	}
-	p, err := games.New(game, start)
+	pooled, _ := replayPositions.Get().(engine.Position)
+	p, err := games.Reuse(pooled, game, start)
 	if err != nil {
 		return 0, 0, false, fmt.Errorf("%w %d: %v", ErrCorruptRecord, gid, err)
 	}
+	defer replayPositions.Put(p)
 	for ply := 0; ; ply++ {
 		found := false
 		if p.Key() == key {

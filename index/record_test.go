@@ -194,3 +194,35 @@ func TestFindInRecordAsFindPosition(t *testing.T) {
 		t.Fatalf("%d of %d checks found the position: the test exercises too little", found, checked)
 	}
 }
+
+// TestFindInRecordAllocatesNoPosition: a lookup replays its candidate
+// games (two a tree on average) in positions kept from earlier replays
+// (replayPositions), not in a new one of some 6 KB each, which a fresh
+// process touches as fresh memory.
+func TestFindInRecordAllocatesNoPosition(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector drops pooled values at random")
+	}
+	g := newGame(t, engine.Result(1), nil, "h2e2", "h9g7", "b0c2", "b9c7")
+	b, err := encodeRecord(nil, &g.Record)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A position the game never reaches: the whole record is replayed.
+	pos, _ := games.New(engine.Xiangqi, "")
+	m, err := pos.ParseMove("c3c4", engine.ICCS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos.Make(m)
+	find := func() {
+		id := ""
+		if _, _, ok, err := findInRecord(1, b, pos, pos.Key(), &id); ok || err != nil {
+			t.Fatalf("findInRecord: %v, %v; want not found", ok, err)
+		}
+	}
+	find()
+	if n := testing.AllocsPerRun(50, find); n != 0 {
+		t.Errorf("findInRecord allocates %.0f times a call, want 0", n)
+	}
+}
