@@ -196,9 +196,9 @@ func TestFindInRecordAsFindPosition(t *testing.T) {
 }
 
 // TestFindInRecordAllocatesNoPosition: a lookup replays its candidate
-// games (two a tree on average) in positions kept from earlier replays
-// (replayPositions), not in a new one of some 6 KB each, which a fresh
-// process touches as fresh memory.
+// games (1.8 a tree at a million games) in positions kept from earlier
+// replays (replayPositions), not in a new one of some 6 KB each, which a
+// fresh process touches as fresh memory.
 func TestFindInRecordAllocatesNoPosition(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector drops pooled values at random")
