@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
@@ -56,6 +57,14 @@ func TestAttrsRoundTrip(t *testing.T) {
 		if got := getAttrs(b[:]); got != a {
 			t.Fatalf("got %+v, want %+v", got, a)
 		}
+	}
+}
+
+// TestAttrsPackInto24Bytes: the fields' order keeps a game's attributes
+// in memory at 24 bytes (32 in the stored order), a million games' 26 MB.
+func TestAttrsPackInto24Bytes(t *testing.T) {
+	if n := unsafe.Sizeof(Attrs{}); n != 24 {
+		t.Errorf("Attrs takes %d bytes, want 24", n)
 	}
 }
 
