@@ -179,8 +179,8 @@ func (s *Store) loadAllAttrs() error {
 	attrs := make([]Attrs, s.man.NextGid)
 	chunks := uint32((uint64(len(attrs)) + attrsPerChunk - 1) / attrsPerChunk)
 	err := inParallel(
-		func() error { return s.readAttrChunks(attrs, 0, chunks/2) },
-		func() error { return s.readAttrChunks(attrs, chunks/2, chunks) },
+		func() error { return s.readAttrsRange(attrs, 0, chunks/2) },
+		func() error { return s.readAttrsRange(attrs, chunks/2, chunks) },
 	)
 	if err != nil {
 		return err
@@ -190,9 +190,9 @@ func (s *Store) loadAllAttrs() error {
 	return nil
 }
 
-// readAttrChunks decodes the stored attribute chunks from, ..., to-1 into
+// readAttrsRange decodes the stored attribute chunks from, ..., to-1 into
 // attrs (indexed by gid); a chunk not stored leaves its games zero.
-func (s *Store) readAttrChunks(attrs []Attrs, from, to uint32) error {
+func (s *Store) readAttrsRange(attrs []Attrs, from, to uint32) error {
 	return s.gdb.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{Prefix: []byte{prefixAttrs, '|'}})
 		defer it.Close()
