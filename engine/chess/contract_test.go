@@ -218,8 +218,8 @@ func TestSquareNames(t *testing.T) {
 
 // TestSliderAttacksMatchReference compares the magic tables with the slow
 // ray walk at every occupancy of every square's relevant rays (every entry
-// of the tables, which init fills by bit scans), and on pseudo-random
-// occupancies of the whole board.
+// init fills, not only those the magics' collisions check), and on
+// pseudo-random occupancies of the whole board.
 func TestSliderAttacksMatchReference(t *testing.T) {
 	for s := Square(0); s < 64; s++ {
 		for _, m := range []struct {
