@@ -2,7 +2,6 @@ package index
 
 import (
 	"encoding/binary"
-	"errors"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -256,24 +255,14 @@ func (s *Store) chunkAttrs(gid uint32) Attrs {
 		return s.attrs[gid]
 	}
 	if !ok {
-		first := c * attrsPerChunk
-		attrs = make([]Attrs, min(attrsPerChunk, s.man.NextGid-first))
-		err := s.gdb.View(func(txn *badger.Txn) error {
-			item, err := txn.Get(attrsKey(c))
-			if errors.Is(err, badger.ErrKeyNotFound) {
-				return nil // zero, as a whole load leaves them
-			}
-			if err != nil {
-				return err
-			}
-			return item.Value(func(v []byte) error {
-				decodeAttrs(attrs, v)
-				return nil
-			})
-		})
+		stored, err := s.readAttrsChunk(c)
 		if err != nil {
 			return Attrs{}
 		}
+		// Games the chunk does not hold are zero, as a whole load leaves them.
+		first := c * attrsPerChunk
+		attrs = make([]Attrs, min(attrsPerChunk, s.man.NextGid-first))
+		copy(attrs, stored)
 		if s.someAttrs == nil {
 			s.someAttrs = map[uint32][]Attrs{}
 		}

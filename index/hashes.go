@@ -87,17 +87,15 @@ func (s *Store) indexHashes() error {
 	return s.updateManifest(func(m *manifest) { m.HashedUpTo = m.NextGid })
 }
 
-// readAttrsChunk reads one attribute chunk.
+// readAttrsChunk reads one attribute chunk (none when it is not stored).
 func (s *Store) readAttrsChunk(c uint32) ([]Attrs, error) {
 	var out []Attrs
 	err := s.gdb.View(func(txn *badger.Txn) error {
-		err := readValue(txn, attrsKey(c), func(v []byte) error {
-			for i := 0; i+attrsSize <= len(v); i += attrsSize {
-				out = append(out, getAttrs(v[i:]))
-			}
+		return readValue(txn, attrsKey(c), func(v []byte) error {
+			out = make([]Attrs, len(v)/attrsSize)
+			decodeAttrs(out, v)
 			return nil
 		})
-		return err
 	})
 	return out, err
 }
