@@ -213,7 +213,7 @@ func (s *Store) checkHeads(rep *CheckReport) error {
 				if err != nil {
 					return err
 				}
-				h, err := readHead(txn, engine.Game(game), runOf(item.Key()), key)
+				h, err := readHead(txn, engine.Game(game), runOf(item.Key()), key, true)
 				if err != nil && !errors.Is(err, errCorruptHead) {
 					return err
 				}

@@ -97,9 +97,28 @@ func TestHeadOfListsTheNewest(t *testing.T) {
 		if h == nil || !slices.Equal(h.Newest, want) || h.Games != uint32(n) || h.First != v.Games[0] || !slices.Equal(h.Moves, v.Moves) {
 			t.Fatalf("%d games: head %+v, want newest %v, first %v", n, h, want, v.Games[0])
 		}
-		got, err := decodeHead(encodeHead(nil, h))
+		got, err := decodeHead(encodeHead(nil, h), true)
 		if err != nil || !reflect.DeepEqual(got, h) {
 			t.Fatalf("%d games: decoded %+v, %v; want %+v", n, got, err, h)
+		}
+		// A tree's read: all but the newest games.
+		top, err := decodeHead(encodeHead(nil, h), false)
+		want2 := *h
+		want2.Newest = nil
+		if err != nil || !reflect.DeepEqual(top, &want2) {
+			t.Fatalf("%d games: decoded without the newest %+v, %v; want %+v", n, top, err, &want2)
+		}
+	}
+}
+
+// TestRunsTooSmallForHeadsAreNotAsked: a run of fewer games than
+// headMinGames cannot hold a head, and readers skip its head reads; a run
+// of unknown size may.
+func TestRunsTooSmallForHeadsAreNotAsked(t *testing.T) {
+	m := &manifest{RunGames: map[uint32]uint32{1: uint32(headMinGames - 1), 2: uint32(headMinGames)}}
+	for run, want := range map[uint32]bool{1: false, 2: true, 3: true} {
+		if got := m.mayHaveHeads(run); got != want {
+			t.Errorf("run %d (%d games): mayHaveHeads %v, want %v", run, m.RunGames[run], got, want)
 		}
 	}
 }
@@ -108,7 +127,12 @@ func FuzzDecodeHead(f *testing.F) {
 	f.Add(encodeHead(nil, &statsHead{Moves: []MoveStats{{Code: 7, Games: 3}, {Code: EndSlot, Games: 1}}, Games: 4,
 		First: Posting{2, 1}, Newest: []Posting{{9, 0}, {2, 1}}}))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		h, err := decodeHead(b)
+		if _, err := decodeHead(b, false); err != nil {
+			if _, err := decodeHead(b, true); err == nil {
+				t.Fatal("a head decodes whole but not without its newest games")
+			}
+		}
+		h, err := decodeHead(b, true)
 		if err != nil {
 			return
 		}
@@ -361,7 +385,7 @@ func TestCheckFindsBadHeads(t *testing.T) {
 	var h *statsHead
 	err = s.viewRuns(func(txn *view) error {
 		var err error
-		h, err = readHead(txn, engine.Xiangqi, run, start.Key())
+		h, err = readHead(txn, engine.Xiangqi, run, start.Key(), true)
 		return err
 	})
 	if err != nil || h == nil {

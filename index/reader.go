@@ -249,8 +249,8 @@ func (s *Store) statsOf(game engine.Game, key uint64, allGames bool) (*statsValu
 		// without a block.
 		var runBuf [16]uint32
 		for _, run := range s.man.statsRuns(key, runBuf[:0]) {
-			if heads {
-				h, err := readHead(txn, game, run, key)
+			if heads && s.man.mayHaveHeads(run) {
+				h, err := readHead(txn, game, run, key, false)
 				if err != nil {
 					return err
 				}
@@ -297,12 +297,12 @@ func (s *Store) mayHaveStats(txn getter, game engine.Game, key uint64) (bool, er
 }
 
 // readHead reads the head of run's stats value at key (nil when it has
-// none).
-func readHead(txn getter, game engine.Game, run uint32, key uint64) (*statsHead, error) {
+// none): whole, or without its newest games (decodeHead).
+func readHead(txn getter, game engine.Game, run uint32, key uint64, newest bool) (*statsHead, error) {
 	var h *statsHead
 	err := readValue(txn, headKey(byte(game), run, key), func(v []byte) error {
 		var err error
-		h, err = decodeHead(v)
+		h, err = decodeHead(v, newest)
 		return err
 	})
 	return h, err
@@ -331,9 +331,12 @@ func (s *Store) NewestGames(game engine.Game, pos engine.Position, n int) (hits 
 		}
 		var runBuf [16]uint32
 		for _, run := range s.man.statsRuns(key, runBuf[:0]) {
-			h, err := readHead(txn, game, run, key)
-			if err != nil {
-				return err
+			var h *statsHead
+			if s.man.mayHaveHeads(run) {
+				var err error
+				if h, err = readHead(txn, game, run, key, true); err != nil {
+					return err
+				}
 			}
 			if h != nil {
 				if len(h.Newest) < int(h.Games) && len(h.Newest) < n {
