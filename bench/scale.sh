@@ -107,6 +107,16 @@ rm -rf "$tmp/same.pgn" "$tmp/onein"
 # The imports and the copies leave hundreds of MB to write back: reads are
 # timed at rest, not beside the kernel's writeback.
 sync
+# And not in the first process after the control import: the first
+# lookups process after an import of a million games met slow moments that
+# fell on one store or another (trees' every-lookup p99 after the ten +34%,
+# +40% and +63% in three runs of this script, before this pass; on the same
+# stores by hand, the first process after such an import +57% and +9%,
+# with the store before itself at 1.59 and 1.67 ms, and the second +7%
+# and +15%; waiting 30 s after the import did not help, one pass of
+# lookups in a process of its own did: +9% and +15%; bench/NOTES.md, the
+# twenty-seventh session). One untimed round, both kinds, all stores.
+"$tmp/lookups" -rounds 1 -positions "$tmp/positions.tsv" "$tmp/before" "$tmp/after" "$tmp/one" "$tmp/db1" >/dev/null
 echo "latency at $(wc -l <"$tmp/positions.tsv") sampled positions, before the $growth imports and after them (target: after within 20% of before):"
 names="s|$tmp/before|before|; s|$tmp/after|after|; s|$tmp/one|one import (control)|; s|$tmp/db1|after, in place|"
 echo "each round the first lookups of a process, as xqdb tree --batch and games --batch make:"
