@@ -16,7 +16,7 @@
 #      database (the control); then tree and game-list latency at the
 #      sampled positions on the copy (before), on a copy of the store
 #      (after), on a copy of the control (the store itself beside them),
-#      by bench/lookups: ROUNDS rounds
+#      by bench/lookups, after one untimed round: ROUNDS rounds
 #      (default 5), in each of which every position is asked of the
 #      stores in turn; each round a process's first lookups (the stores
 #      opened anew), then as a server's (opened once). Timed a pass of
