@@ -15,8 +15,8 @@ import (
 )
 
 // TestPositionFilter: a filter holds every key added (by its top prefix
-// bits, for a merged run's) and rules out all but about 1% of the others; a large one
-// is split into chunks, a Badger value each.
+// bits, for a merged run's) and rules out all but about 1% of the others;
+// a large one is split into chunks, a Badger value each.
 func TestPositionFilter(t *testing.T) {
 	for _, tt := range []struct {
 		name   string
