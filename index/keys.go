@@ -35,12 +35,21 @@ import (
 //	   (issue 18: its compactions rewrote ten imports' runs at once, and
 //	   every import's table reached the global keys; Migrate moves a
 //	   version 8 store's runs and global keys out)
+//	10 the metadata index's documents leave out the fields the attributes
+//	   answer (attrFields: game, result, date, plies; attrsearch.go), so
+//	   an xqdb of version 9 would find no game by them. A version 9
+//	   store is read as it is (its documents' extra fields are never
+//	   asked); a writer, or Migrate, marks it version 10
 //
 // A new kind of key that an older xqdb of the same version can ignore
 // comes with a manifest flag instead (popular keys p|, heads H|): that
 // xqdb drops the flag when it rewrites the manifest, and the next writer
 // that knows the keys writes them again.
-const SchemaVersion = 9
+const SchemaVersion = 10
+
+// readsAsIs is the older version this xqdb reads and writes as it is
+// (schema 10: a writer only sets the new version).
+const readsAsIs = 9
 
 // Key prefixes. One byte each, then a separator for readability in dumps.
 //

@@ -145,6 +145,9 @@ func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache
 	d := &document.Document{Fields: make([]document.Field, 0, len(fs)+1)}
 	d.SetID(docID(gid))
 	for i, f := range fs {
+		if attrFields[f.name] {
+			continue // answered from the attributes (attrsearch.go)
+		}
 		// Positions are for phrase checks (metaFields), not for Bleve.
 		f.opts &^= bleveindex.IncludeTermVectors
 		// Bleve merges a field's analysis into the first one of its name

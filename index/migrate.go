@@ -17,7 +17,8 @@ import (
 // game records', which it rewrites in place, the records under run 0
 // (manifest recordRun); a version 7 store is already in version 8's
 // format (its runs all have full tail blocks). From version 8, each live
-// run's values move into a folder of their own (runstore.go). Older ones
+// run's values move into a folder of their own (runstore.go). A version 9
+// store only gets the new version (keys.go). Older ones
 // must be imported again (export, then import into a new folder). A
 // migration stopped half-way leaves the old version with some keys
 // rewritten or some runs copied: running it again finishes it.
@@ -43,7 +44,10 @@ func Migrate(dir string) (from uint64, err error) {
 	}()
 	gdir := filepath.Join(dir, globalsDir)
 	if from, found, err := globalsVersion(gdir); err != nil || found {
-		if err == nil && from == SchemaVersion {
+		if err == nil && from == readsAsIs {
+			err = setGlobalsVersion(gdir)
+		}
+		if err == nil && from >= readsAsIs {
 			err = dropStaleKeys(db) // a migration stopped after its last step
 		}
 		return from, err
@@ -120,6 +124,21 @@ func Migrate(dir string) (from uint64, err error) {
 		return from, err
 	}
 	return from, db.Flatten(runtime.NumCPU())
+}
+
+// setGlobalsVersion gives the globals Badger at gdir this xqdb's version.
+func setGlobalsVersion(gdir string) error {
+	gdb, err := badger.Open(globalsOptions(gdir, false))
+	if err != nil {
+		return fmt.Errorf("index: open %s: %w", gdir, err)
+	}
+	err = gdb.Update(func(txn *badger.Txn) error {
+		return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
+	})
+	if cerr := gdb.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // globalsVersion reads the version in the globals Badger at gdir, if it

@@ -38,15 +38,28 @@ func (s *Store) Search(within []uint32, queries ...string) ([]uint32, error) {
 		}
 		all = append(all, bq)
 	}
+	if within != nil && len(within) == 0 {
+		return nil, nil
+	}
+	if slices.ContainsFunc(all, usesAttrs) {
+		in := gidSet{all: within == nil}
+		if within != nil {
+			// Games deleted have no document: Bleve's DocIDQuery left them out.
+			in.ids = slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(within))), func(gid uint32) bool {
+				return gid == 0 || gid >= s.man.NextGid || s.Attrs(gid).Deleted
+			})
+		}
+		e := &attrSearch{s: s}
+		for _, q := range all {
+			var err error
+			if in, err = e.eval(q, in); err != nil {
+				return nil, fmt.Errorf("index: query %q: %w", strings.Join(queries, " ; "), err)
+			}
+		}
+		return e.materialize(in), nil
+	}
 	if within != nil {
-		if len(within) == 0 {
-			return nil, nil
-		}
-		ids := make([]string, len(within))
-		for i, g := range within {
-			ids[i] = docID(g)
-		}
-		all = append(all, query.NewDocIDQuery(ids))
+		all = append(all, docIDsQuery(within))
 	}
 	var bq query.Query = query.NewMatchAllQuery()
 	if len(all) == 1 {
@@ -59,6 +72,29 @@ func (s *Store) Search(within []uint32, queries ...string) ([]uint32, error) {
 		return nil, fmt.Errorf("index: query %q: %w", strings.Join(queries, " ; "), err)
 	}
 	return out, nil
+}
+
+// docIDsQuery matches the documents of games ids.
+func docIDsQuery(ids []uint32) query.Query {
+	docs := make([]string, len(ids))
+	for i, g := range ids {
+		docs[i] = docID(g)
+	}
+	return query.NewDocIDQuery(docs)
+}
+
+// bleveAmong runs q on Bleve among the games of in: the games it matches,
+// increasing.
+func (s *Store) bleveAmong(q query.Query, in gidSet) ([]uint32, error) {
+	if !in.all {
+		if len(in.ids) == 0 {
+			return nil, nil
+		}
+		q = query.NewConjunctionQuery([]query.Query{q, docIDsQuery(in.ids)})
+	}
+	ids, err := s.matching(q)
+	slices.Sort(ids)
+	return ids, err
 }
 
 // matching runs q and returns the gids of the games it matches, in index

@@ -12,18 +12,23 @@ var migrateCommand = &cli.Command{
 	Name:      "migrate",
 	Usage:     "rewrite a database written by an older xqdb in this one's format",
 	ArgsUsage: " ",
-	Description: `Brings the database to the current on-disk format (schema version 8) in
+	Description: `Brings the database to the current on-disk format (schema version 10) in
 place. A version 5 or 6 database (xqdb before and during the growth work of
 issue 18) keys its position index and its game records by kind first;
 version 7 keys them by the import run that wrote them, so that an import's
 keys sort after all stored before. migrate rewrites those keys, which
 takes about as long as reading the database once. Version 8 lets a small
 import write coarser position blocks; a version 7 database is already
-valid and only gets the new version number (at once). Older versions
-cannot be migrated: export their games with the xqdb that wrote them and
-import them into a new folder. Other commands refuse an older database
-with a message that says which to do. Stopped half-way, migrate can be run
-again; on a current database it does nothing.
+valid and only gets the new version number (at once). Version 9 keeps the
+position index's runs and the global keys in Badgers of their own, where
+migrate moves them. Version 10 answers game, result, date and plies from
+the games' attributes, not from the metadata index: a version 9 database
+is read and written as it is, and gets the new number from its next
+import (or from migrate, at once). Older versions cannot be migrated:
+export their games with the xqdb that wrote them and import them into a
+new folder. Other commands refuse an older database with a message that
+says which to do. Stopped half-way, migrate can be run again; on a
+current database it does nothing.
 
 Example:
    xqdb migrate --db ./xqdb-data`,
