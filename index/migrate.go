@@ -47,7 +47,7 @@ func Migrate(dir string) (from uint64, err error) {
 		if err == nil && from == readsAsIs {
 			err = setGlobalsVersion(gdir)
 		}
-		if err == nil && from >= readsAsIs {
+		if err == nil && (from == readsAsIs || from == SchemaVersion) {
 			err = dropStaleKeys(db) // a migration stopped after its last step
 		}
 		return from, err
