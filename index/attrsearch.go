@@ -88,8 +88,10 @@ type gidSet struct {
 // what it found (result:1-0 white:carlsen reads the attributes of
 // Carlsen's games, not of every game).
 type attrSearch struct {
-	s   *Store
-	buf []byte
+	s     *Store
+	p     *postingsReader
+	terms *termEval // the other clauses' (valuesAmong)
+	buf   []byte
 }
 
 func (e *attrSearch) eval(q query.Query, in gidSet) (gidSet, error) {
@@ -100,7 +102,7 @@ func (e *attrSearch) eval(q query.Query, in gidSet) (gidSet, error) {
 		return in, nil // every game: the attributes list them, not Bleve
 	}
 	if !usesAttrs(q) {
-		ids, err := e.s.bleveAmong(q, in)
+		ids, err := e.valuesAmong(q, in)
 		return gidSet{ids: ids}, err
 	}
 	switch x := q.(type) {
@@ -115,7 +117,7 @@ func (e *attrSearch) eval(q query.Query, in gidSet) (gidSet, error) {
 		}
 		out := in
 		if len(bleve) > 0 {
-			ids, err := e.s.bleveAmong(query.NewConjunctionQuery(bleve), in)
+			ids, err := e.valuesAmong(query.NewConjunctionQuery(bleve), in)
 			if err != nil {
 				return gidSet{}, err
 			}

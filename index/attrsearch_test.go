@@ -1,6 +1,7 @@
 package index
 
 import (
+	"errors"
 	"math/rand/v2"
 	"regexp"
 	"slices"
@@ -187,78 +188,58 @@ func TestAttrFieldsAnswerAsTerms(t *testing.T) {
 
 func head(ids []uint32) []uint32 { return ids[:min(len(ids), 8)] }
 
-// TestVersion9StoreReadsAsIs: a store of schema 9, whose metadata
-// documents hold the attributes' fields, reads as it is (the same
-// answers), takes new games and becomes version 10 by the first writer;
-// migrate gives it the new version at once.
-func TestVersion9StoreReadsAsIs(t *testing.T) {
+// TestMigrateIndexesMetadataAgain: a store of schema 9 or 10, whose
+// metadata index has a document for each game, is refused until migrate,
+// which drops its metadata index; indexed again from the records
+// (ReindexMetadata, as xqdb migrate runs it, or the next writer's
+// catch-up), it answers as before.
+func TestMigrateIndexesMetadataAgain(t *testing.T) {
 	gs := datedGames(t, 60)
-	version9 := func(dir string) {
-		s, err := Open(dir, Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		old := attrFields
-		attrFields = map[string]bool{} // version 9's documents
-		importGames(t, s, gs[:40])
-		attrFields = old
-		if err := s.gdb.Update(func(txn *badger.Txn) error { return txn.Set(versionKey, []byte{readsAsIs}) }); err != nil {
-			t.Fatal(err)
-		}
-		s.Close()
-	}
-	version := func(dir string) uint64 {
-		s, err := Open(dir, Options{ReadOnly: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer s.Close()
-		v, _, err := readVersion(s.gdb)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return v
-	}
-	same := func(s *Store, what string) {
-		ref := newMemTerms(t, s)
-		for _, q := range []string{`result:1-0`, `date:1990 -result:draw`, `year:2005 OR plies:<5`, `game:xiangqi`} {
-			got, err := s.Search(nil, q)
+	for _, old := range metaOnly {
+		for _, how := range []string{"reindex", "next import"} {
+			dir := t.TempDir()
+			s, err := Open(dir, Options{})
 			if err != nil {
-				t.Fatalf("%s: %s: %v", what, q, err)
+				t.Fatal(err)
 			}
-			slices.Sort(got)
-			if want, _ := SearchTerms(ref, nil, q); !slices.Equal(got, want) || len(want) == 0 {
-				t.Errorf("%s: %s: %v, want %v", what, q, head(got), head(want))
+			importGames(t, s, gs[:40])
+			if err := s.gdb.Update(func(txn *badger.Txn) error { return txn.Set(versionKey, []byte{byte(old)}) }); err != nil {
+				t.Fatal(err)
 			}
+			s.Close()
+			if _, err := Open(dir, Options{ReadOnly: true}); !errors.Is(err, ErrSchemaMismatch) {
+				t.Fatalf("version %d opened: %v", old, err)
+			}
+			if from, err := Migrate(dir); err != nil || from != old {
+				t.Fatalf("migrate: from %d, %v", from, err)
+			}
+			if s, err = Open(dir, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			if how == "reindex" {
+				err = s.ReindexMetadata()
+			} else {
+				_, _ = importGames(t, s, gs[40:])
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref := newMemTerms(t, s)
+			for _, q := range []string{`result:1-0`, `date:1990 -result:draw`, `year:2005 OR plies:<5`, `game:xiangqi`, `termination:ongoing`} {
+				got, err := s.Search(nil, q)
+				if err != nil {
+					t.Fatalf("%s: %v", q, err)
+				}
+				slices.Sort(got)
+				if want, _ := SearchTerms(ref, nil, q); !slices.Equal(got, want) || len(want) == 0 {
+					t.Errorf("version %d, %s: %s: %v, want %v", old, how, q, head(got), head(want))
+				}
+			}
+			var rep CheckReport
+			if err := s.checkMetadata(&rep); err != nil || rep.MissingMetadata > 0 || rep.MetadataDocs != s.Games() {
+				t.Errorf("version %d, %s: check: %+v, %v", old, how, rep, err)
+			}
+			s.Close()
 		}
-	}
-	dir := t.TempDir()
-	version9(dir)
-	s, err := Open(dir, Options{ReadOnly: true})
-	if err != nil {
-		t.Fatalf("read-only open of a version 9 store: %v", err)
-	}
-	same(s, "version 9, read-only")
-	s.Close()
-	if v := version(dir); v != readsAsIs {
-		t.Fatalf("a read-only open changed the version to %d", v)
-	}
-	if s, err = Open(dir, Options{}); err != nil {
-		t.Fatal(err)
-	}
-	importGames(t, s, gs[40:])
-	same(s, "version 9 after an import")
-	s.Close()
-	if v := version(dir); v != SchemaVersion {
-		t.Errorf("after a writer: version %d, want %d", v, SchemaVersion)
-	}
-
-	dir = t.TempDir()
-	version9(dir)
-	if from, err := Migrate(dir); err != nil || from != readsAsIs {
-		t.Fatalf("migrate: from %d, %v", from, err)
-	}
-	if v := version(dir); v != SchemaVersion {
-		t.Errorf("after migrate: version %d, want %d", v, SchemaVersion)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -43,7 +42,7 @@ type CheckReport struct {
 	// would skip that run's tail, and miss the game.
 	BadRunStarts       int      `json:"bad_run_starts"`
 	MetadataMissing    bool     `json:"metadata_missing"`
-	MetadataDocs       int      `json:"metadata_documents"`
+	MetadataDocs       int      `json:"metadata_documents"` // games whose metadata is all indexed
 	MissingMetadata    int      `json:"missing_metadata"`
 	MissingMetadataIDs []uint32 `json:"missing_metadata_ids,omitempty"`
 	// Problems says what is wrong, one line each, and what repairs it.
@@ -141,7 +140,7 @@ func (s *Store) Check() (*CheckReport, error) {
 	case rep.MetadataMissing:
 		rep.Problems = append(rep.Problems, "the metadata index (meta.bleve) is missing: run xqdb reindex --metadata")
 	case rep.MissingMetadata > 0:
-		rep.Problems = append(rep.Problems, fmt.Sprintf("%d games have no metadata document (ids %v): run xqdb reindex --metadata", rep.MissingMetadata, rep.MissingMetadataIDs))
+		rep.Problems = append(rep.Problems, fmt.Sprintf("%d games are missing from the metadata index (ids %v): run xqdb reindex --metadata", rep.MissingMetadata, rep.MissingMetadataIDs))
 	}
 	return rep, nil
 }
@@ -239,13 +238,41 @@ func (s *Store) checkHeads(rep *CheckReport) error {
 	})
 }
 
-// checkMetadata lists the committed games without a metadata document.
-// Documents of games past the last commit are left over from an
-// interrupted run; searches ignore them, so they are no problem.
+// checkMetadata lists the committed games whose metadata is not all
+// indexed: a value without its Bleve document, or fewer postings naming
+// the game than it has values (values.go). Postings of games past the
+// last commit are left over from an interrupted run; searches ignore
+// them, so they are no problem.
 func (s *Store) checkMetadata(rep *CheckReport) error {
 	if s.meta == nil {
 		rep.MetadataMissing = s.MetadataMissing()
 		return nil
+	}
+	posted := make([]uint16, s.man.NextGid)
+	err := s.gdb.View(func(txn *badger.Txn) error {
+		prefix := []byte{prefixPostings, '|'}
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+		defer it.Close()
+		var gids []uint32
+		for it.Rewind(); it.Valid(); it.Next() {
+			err := it.Item().Value(func(v []byte) error {
+				var err error
+				gids, err = appendGids(gids[:0], v)
+				return err
+			})
+			if err != nil {
+				return err
+			}
+			for _, g := range gids {
+				if g < uint32(len(posted)) && posted[g] < 0xFFFF {
+					posted[g]++
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	adv, err := s.meta.Advanced()
 	if err != nil {
@@ -256,34 +283,49 @@ func (s *Store) checkMetadata(rep *CheckReport) error {
 		return err
 	}
 	defer r.Close()
-	all, err := r.DocIDReaderAll()
-	if err != nil {
-		return err
-	}
-	defer all.Close()
-	has := make([]bool, s.man.NextGid)
-	for {
-		id, err := all.Next()
-		if err != nil {
-			return err
-		}
-		if id == nil {
-			break
-		}
-		ext, err := r.ExternalID(id)
-		if err != nil {
-			return err
-		}
-		if gid, err := strconv.ParseUint(ext, 10, 32); err == nil && gid > 0 && gid < uint64(len(has)) && !has[gid] {
-			has[gid] = true
-			rep.MetadataDocs++
-		}
-	}
+	indexed := map[fieldKey]bool{}
+	im := metaMapping()
+	cache := newFieldCache()
+	var fs []fieldValue
 	for gid := uint32(1); gid < s.man.NextGid; gid++ {
-		if !has[gid] && !s.Attrs(gid).Deleted {
-			rep.MissingMetadata++
-			rep.MissingMetadataIDs = appendListed(rep.MissingMetadataIDs, gid)
+		a := s.Attrs(gid)
+		if a.Deleted {
+			continue
 		}
+		rec, err := s.Game(gid)
+		if err != nil {
+			continue // counted with the records
+		}
+		if classify := s.opts.Opening; classify != nil {
+			if keys, err := recordKeys(rec); err == nil {
+				classify(rec, keys)
+			}
+		}
+		fs = metaFields(im, rec, a, cache, fs[:0])
+		values, ok := map[fieldKey]bool{}, true
+		for _, f := range fs {
+			if attrFields[f.name] {
+				continue
+			}
+			k := fieldKey{f.name, f.value}
+			values[k] = true
+			has, seen := indexed[k]
+			if !seen {
+				id, err := r.InternalID(valueDocID(f.name, f.value))
+				if err != nil {
+					return err
+				}
+				has = id != nil
+				indexed[k] = has
+			}
+			ok = ok && has
+		}
+		if ok && int(posted[gid]) >= len(values) {
+			rep.MetadataDocs++
+			continue
+		}
+		rep.MissingMetadata++
+		rep.MissingMetadataIDs = appendListed(rep.MissingMetadataIDs, gid)
 	}
 	return nil
 }

@@ -27,7 +27,7 @@ import (
 func (s *Store) Delete(gids []uint32) error { return s.DeleteReporting(gids, nil) }
 
 // DeleteReporting is Delete telling phase, when not nil, which index it is
-// rewriting as it starts on it ("positions", "attributes", "metadata",
+// rewriting as it starts on it ("positions", "attributes",
 // "records"): a deletion of many games takes seconds per index, and a
 // command shows where it is.
 func (s *Store) DeleteReporting(gids []uint32, phase func(string)) error {
@@ -105,15 +105,8 @@ func (s *Store) finishDelete(phase func(string), redo bool) error {
 	if err := wb.Flush(); err != nil {
 		return fmt.Errorf("index: delete attributes: %w", err)
 	}
-	// 3. The metadata documents.
-	phase("metadata")
-	batch := s.meta.NewBatch()
-	for _, gid := range gids {
-		batch.Delete(docID(gid))
-	}
-	if err := s.meta.Batch(batch); err != nil {
-		return fmt.Errorf("index: delete metadata: %w", err)
-	}
+	// 3. The metadata: nothing to remove. The games stay in their
+	// values' postings, which their attributes now leave out (values.go).
 	// 4. The records, last: until then a redo can replay them.
 	phase("records")
 	rb := s.newBatch()
@@ -336,5 +329,7 @@ func (s *Store) GamesFrom(files ...string) ([]uint32, error) {
 		m.SetField("source")
 		qs = append(qs, t, m)
 	}
-	return s.matching(query.NewDisjunctionQuery(qs))
+	v := &valueTerms{s: s, p: s.newPostingsReader()}
+	defer v.p.close()
+	return v.games(query.NewDisjunctionQuery(qs), nil)
 }

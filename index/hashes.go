@@ -25,19 +25,21 @@ func encodeGids(gids []uint32) []byte {
 	return b
 }
 
-func decodeGids(b []byte) ([]uint32, error) {
-	var out []uint32
+func decodeGids(b []byte) ([]uint32, error) { return appendGids(nil, b) }
+
+// appendGids appends the game ids of an encodeGids value to dst.
+func appendGids(dst []uint32, b []byte) ([]uint32, error) {
 	prev := uint64(0)
 	for len(b) > 0 {
 		d, n := binary.Uvarint(b)
 		if n <= 0 || prev+d > 0xFFFFFFFF {
-			return nil, fmt.Errorf("index: corrupt game hash value")
+			return dst, fmt.Errorf("index: corrupt list of game ids")
 		}
 		prev += d
-		out = append(out, uint32(prev))
+		dst = append(dst, uint32(prev))
 		b = b[n:]
 	}
-	return out, nil
+	return dst, nil
 }
 
 // hashGids returns the games stored under moves hash h.

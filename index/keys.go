@@ -35,21 +35,24 @@ import (
 //	   (issue 18: its compactions rewrote ten imports' runs at once, and
 //	   every import's table reached the global keys; Migrate moves a
 //	   version 8 store's runs and global keys out)
-//	10 the metadata index's documents leave out the fields the attributes
-//	   answer (attrFields: game, result, date, plies; attrsearch.go), so
-//	   an xqdb of version 9 would find no game by them. A version 9
-//	   store is read as it is (its documents' extra fields are never
-//	   asked); a writer, or Migrate, marks it version 10
+//	10 the metadata index's documents left out the fields the attributes
+//	   answer (attrFields: game, result, date, plies; attrsearch.go)
+//	11 the metadata index holds one document for each distinct value of
+//	   a field and the games of each value in postings, n|… in the
+//	   globals (values.go), not a document for each game: Migrate of a
+//	   version 9 or 10 store removes its metadata index and sets
+//	   MetaUpTo back to the first game, and the metadata is indexed again
+//	   from the records (xqdb migrate does it at once: ReindexMetadata)
 //
 // A new kind of key that an older xqdb of the same version can ignore
 // comes with a manifest flag instead (popular keys p|, heads H|): that
 // xqdb drops the flag when it rewrites the manifest, and the next writer
 // that knows the keys writes them again.
-const SchemaVersion = 10
+const SchemaVersion = 11
 
-// readsAsIs is the older version this xqdb reads and writes as it is
-// (schema 10: a writer only sets the new version).
-const readsAsIs = 9
+// metaOnly are the older versions whose stores differ from this one's only
+// in their metadata index, which Migrate has indexed again.
+var metaOnly = []uint64{9, 10}
 
 // Key prefixes. One byte each, then a separator for readability in dumps.
 //
@@ -68,6 +71,8 @@ const (
 	prefixAttrs    = 'a' // a|chunk(4)        → attributes (and de-duplication hashes, deleted marks) of 4096 games (attrs.go)
 
 	prefixHash = 'h' // h|hash(8)       → gids of the games with these moves (uvarint deltas; hashes.go)
+
+	prefixPostings = 'n' // n|len|field|len|value|first(4) → gids of the games with that metadata value in the batch from first (uvarint deltas; values.go)
 
 	prefixPopular = 'p' // p|game(1)|key(8) → nothing: the key has stats values (popular.go)
 

@@ -10,7 +10,6 @@ import (
 	"github.com/blevesearch/bleve/v2"
 	"github.com/blevesearch/bleve/v2/analysis"
 	"github.com/blevesearch/bleve/v2/analysis/analyzer/keyword"
-	"github.com/blevesearch/bleve/v2/document"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
 	bleveindex "github.com/blevesearch/bleve_index_api"
@@ -119,9 +118,6 @@ func scorchConfig() map[string]interface{} {
 	}
 }
 
-// docID is a game's Bleve document id: its gid in decimal.
-func docID(gid uint32) string { return strconv.FormatUint(uint64(gid), 10) }
-
 // metaFieldNames maps PGN tags to metadata fields; other tags are indexed
 // under their lower-cased name as plain text.
 var metaFieldNames = map[string]string{
@@ -134,43 +130,9 @@ var metaFieldNames = map[string]string{
 // what the record already gives (result, date, ply count).
 var skipTags = map[string]bool{"fen": true, "setup": true, "format": true, "game": true, "result": true, "date": true, "plycount": true}
 
-// metaDoc builds the Bleve document of a game directly (no reflection),
-// with the analyzers the mapping declares, so query strings see the same
-// terms. Values analysed before are taken from cache (nil: none).
-func metaDoc(im *mapping.IndexMappingImpl, gid uint32, r *Record, a Attrs, cache *fieldCache) *document.Document {
-	var fields [24]fieldValue
-	fs := metaFields(im, r, a, cache, fields[:0])
-	// Room for every field and the _id field Bleve adds (AddIDField):
-	// NewDocument's empty slice grew five times a document.
-	d := &document.Document{Fields: make([]document.Field, 0, len(fs)+1)}
-	d.SetID(docID(gid))
-	for i, f := range fs {
-		if attrFields[f.name] {
-			continue // answered from the attributes (attrsearch.go)
-		}
-		// Positions are for phrase checks (metaFields), not for Bleve.
-		f.opts &^= bleveindex.IncludeTermVectors
-		// Bleve merges a field's analysis into the first one of its name
-		// when a document has the name twice (two rulings): such fields
-		// get their own analysis, not a shared one.
-		repeated := false
-		for j := range fs {
-			if j != i && fs[j].name == f.name {
-				repeated = true
-				break
-			}
-		}
-		if cache == nil || repeated {
-			d.AddField(document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer))
-			continue
-		}
-		d.AddField(cache.field(i, f))
-	}
-	return d
-}
-
 // metaFields appends the fields of a game's metadata document to fs, not
-// analysed yet (metaDoc; a TermCache looks their terms up by value).
+// analysed yet (a TermCache looks their terms up by value; the metadata
+// indexer gathers the values, values.go).
 func metaFields(im *mapping.IndexMappingImpl, r *Record, a Attrs, cache *fieldCache, fs []fieldValue) []fieldValue {
 	text, kw := cache.analyzers(im)
 	// Searches never score (Score "none"), so no field keeps the term
@@ -178,7 +140,7 @@ func metaFields(im *mapping.IndexMappingImpl, r *Record, a Attrs, cache *fieldCa
 	// bits as a varint, five bytes a posting, 4.0 of the 40.3 MB of the
 	// metadata index of ../shared/data's 196,270 games. Phrase fields ask
 	// for their terms' positions, which phrase checks and TermSource
-	// backends read and Bleve's documents leave out (metaDoc).
+	// backends read and Bleve's documents leave out (values.go).
 	plain := bleveindex.IndexField | bleveindex.SkipFreqNorm
 	phrase := plain | bleveindex.IncludeTermVectors
 	addText := func(name, v string) {
@@ -244,18 +206,9 @@ type fieldValue struct {
 	analyzer    analysis.Analyzer
 }
 
-// fieldCache keeps the analysis of the field values of one batch of
-// documents: a batch's games share players, events, sites and dates, and
-// Bleve's analysis of a value (tokens, then a map of their frequencies)
-// costs more than looking it up. Bleve only reads an analysis, so
-// documents may share one.
+// fieldCache keeps what metaFields works out for the values of a batch
+// of games, which share players, events, sites, dates and tag names.
 type fieldCache struct {
-	fields map[fieldKey]*cachedField // by name and value
-	// last is the document before's fields, by their place in it: games
-	// next to each other come from one file and share an event, a site, a
-	// date, ..., found without hashing them and probing a large map (as
-	// TermCache does).
-	last  []*cachedField
 	tags  map[string]string // tag names' fields (tagField)
 	names map[string]string // player names with their readings
 	pad   map[uint64]string // padNumber's, by number and width
@@ -264,8 +217,7 @@ type fieldCache struct {
 }
 
 func newFieldCache() *fieldCache {
-	return &fieldCache{fields: map[fieldKey]*cachedField{}, tags: map[string]string{}, names: map[string]string{},
-		pad: map[uint64]string{}}
+	return &fieldCache{tags: map[string]string{}, names: map[string]string{}, pad: map[uint64]string{}}
 }
 
 // padded is padNumber, remembering the answer: dates, ply counts and
@@ -298,28 +250,6 @@ func (c *fieldCache) withReadings(name string, xiangqi bool) string {
 		c.names[name] = v
 	}
 	return v
-}
-
-// field is the analysis of f, the i-th field of a document.
-func (c *fieldCache) field(i int, f fieldValue) *cachedField {
-	if i < len(c.last) {
-		if cf := c.last[i]; cf != nil && cf.name == f.name && string(cf.value) == f.value {
-			return cf
-		}
-	}
-	k := fieldKey{f.name, f.value}
-	cf, ok := c.fields[k]
-	if !ok {
-		tf := document.NewTextFieldCustom(f.name, nil, []byte(f.value), f.opts, f.analyzer)
-		tf.Analyze()
-		cf = &cachedField{name: f.name, opts: f.opts, value: tf.Value(), length: tf.AnalyzedLength(), freqs: tf.AnalyzedTokenFrequencies()}
-		c.fields[k] = cf
-	}
-	if i >= len(c.last) {
-		c.last = append(c.last, make([]*cachedField, i+1-len(c.last))...)
-	}
-	c.last[i] = cf
-	return cf
 }
 
 // analyzers returns the text and keyword analyzers of im, the first time
@@ -359,26 +289,6 @@ func tagFieldOf(name string) string {
 	}
 	return l
 }
-
-// cachedField is a text field analysed once, for many documents.
-type cachedField struct {
-	name   string
-	opts   bleveindex.FieldIndexingOptions
-	value  []byte
-	length int
-	freqs  bleveindex.TokenFrequencies
-}
-
-func (f *cachedField) Name() string                                          { return f.name }
-func (f *cachedField) ArrayPositions() []uint64                              { return nil }
-func (f *cachedField) Options() bleveindex.FieldIndexingOptions              { return f.opts }
-func (f *cachedField) Analyze()                                              {}
-func (f *cachedField) Value() []byte                                         { return f.value }
-func (f *cachedField) NumPlainTextBytes() uint64                             { return uint64(len(f.value)) }
-func (f *cachedField) Size() int                                             { return 64 + len(f.name) + len(f.value) }
-func (f *cachedField) EncodedFieldType() byte                                { return 't' }
-func (f *cachedField) AnalyzedLength() int                                   { return f.length }
-func (f *cachedField) AnalyzedTokenFrequencies() bleveindex.TokenFrequencies { return f.freqs }
 
 // padNumber writes v in decimal, zero-padded to width digits, so that
 // keyword order is numeric order.

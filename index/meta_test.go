@@ -1,12 +1,8 @@
 package index
 
 import (
-	"fmt"
 	"slices"
 	"testing"
-
-	"github.com/blevesearch/bleve/v2/document"
-	bleveindex "github.com/blevesearch/bleve_index_api"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
@@ -37,84 +33,72 @@ func metaDocGames() []*Game {
 	return out
 }
 
-// analysedFields is a document's fields as Bleve indexes them: name,
-// options, value, length and every term with its frequency and locations.
-func analysedFields(d *document.Document) []string {
-	var out []string
-	d.VisitFields(func(f bleveindex.Field) {
-		f.Analyze()
-		var terms []string
-		for term, tf := range f.AnalyzedTokenFrequencies() {
-			var locs []string
-			for _, l := range tf.Locations {
-				locs = append(locs, fmt.Sprintf("%s@%d:%d-%d%v", l.Field, l.Position, l.Start, l.End, l.ArrayPositions))
-			}
-			terms = append(terms, fmt.Sprintf("%s×%d%v", term, tf.Frequency(), locs))
-		}
-		slices.Sort(terms)
-		out = append(out, fmt.Sprintf("%s %v %q len %d %v", f.Name(), f.Options(), f.Value(), f.AnalyzedLength(), terms))
-	})
-	return out
-}
-
-// TestMetaDocCacheAsUncached: documents built with a field cache, which
-// finds a value at the place the document before had it or by name and
-// value, are the documents built without one, field for field.
-func TestMetaDocCacheAsUncached(t *testing.T) {
+// TestBatchValues: a batch's values are each game's metadata fields but
+// the attributes', each value once in the order it first comes, with the
+// games that have it, each once (a name twice in a game, two rulings,
+// counts one posting).
+func TestBatchValues(t *testing.T) {
 	im := metaMapping()
-	cache := newFieldCache()
-	gs := metaDocGames()
-	for pass := range 2 {
-		for i, g := range gs {
-			p, err := Prepare(g)
-			if err != nil {
-				t.Fatal(err)
+	var docs []pendingDoc
+	for i, g := range metaDocGames() {
+		p, err := Prepare(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		docs = append(docs, pendingDoc{uint32(10 + i), p.rec, p.attrs})
+	}
+	bv := valuesOf(&metaIndexer{im: im}, docs, newFieldCache())
+	var order []fieldKey
+	games := map[fieldKey][]uint32{}
+	for _, d := range docs {
+		for _, f := range metaFields(im, d.rec, d.attrs, nil, nil) {
+			k := fieldKey{f.name, f.value}
+			if attrFields[f.name] {
+				continue
 			}
-			gid := uint32(i + 1)
-			want := analysedFields(metaDoc(im, gid, p.rec, p.attrs, nil))
-			got := analysedFields(metaDoc(im, gid, p.rec, p.attrs, cache))
-			if !slices.Equal(got, want) {
-				t.Errorf("pass %d, game %d: with the cache\n%s\nwithout\n%s", pass, gid, got, want)
+			if _, ok := games[k]; !ok {
+				order = append(order, k)
+			}
+			if !slices.Contains(games[k], d.gid) {
+				games[k] = append(games[k], d.gid)
 			}
 		}
 	}
-}
-
-// TestMetaDocAllocations: a document whose values the batch has seen costs
-// three allocations (the document, its fields, its id); an empty field
-// slice grew five times a document, and each value was found in two maps.
-func TestMetaDocAllocations(t *testing.T) {
-	im := metaMapping()
-	cache := newFieldCache()
-	g := metaDocGames()[0]
-	p, err := Prepare(g)
-	if err != nil {
-		t.Fatal(err)
+	var got []fieldKey
+	for _, f := range bv.order {
+		got = append(got, fieldKey{f.name, f.value})
 	}
-	metaDoc(im, 1000, p.rec, p.attrs, cache)
-	if n := testing.AllocsPerRun(50, func() { metaDoc(im, 1000, p.rec, p.attrs, cache) }); n > 3 {
-		t.Errorf("metaDoc of values seen: %.0f allocations, want at most 3", n)
+	if !slices.Equal(got, order) {
+		t.Fatalf("values %v, want %v", got, order)
+	}
+	for k, want := range games {
+		if !slices.Equal(bv.games[k], want) {
+			t.Errorf("%v: games %v, want %v", k, bv.games[k], want)
+		}
+	}
+	if g := bv.games[fieldKey{"ruling", "repetition"}]; len(g) != 1 {
+		t.Errorf("two rulings of one game: games %v", g)
 	}
 }
 
-// BenchmarkMetaDoc: the metadata documents of a batch, as the import's
-// Bleve indexer builds them (ns/op a document).
-func BenchmarkMetaDoc(b *testing.B) {
+// BenchmarkBatchValues: the values of a batch of games, as the metadata
+// indexer gathers them (ns/op a game).
+func BenchmarkBatchValues(b *testing.B) {
 	im := metaMapping()
-	var ps []*Prepared
-	for _, g := range metaDocGames() {
+	var docs []pendingDoc
+	for i, g := range metaDocGames() {
 		p, err := Prepare(g)
 		if err != nil {
 			b.Fatal(err)
 		}
-		ps = append(ps, p)
+		docs = append(docs, pendingDoc{uint32(i + 1), p.rec, p.attrs})
 	}
+	m := &metaIndexer{im: im}
 	cache := newFieldCache()
 	b.ReportAllocs()
-	i := 0
 	for b.Loop() {
-		p := ps[i%len(ps)]
-		metaDoc(im, uint32(i), p.rec, p.attrs, cache)
-		i++
+		for i := range docs {
+			valuesOf(m, docs[i:i+1], cache)
+		}
 	}
 }

@@ -12,16 +12,15 @@ import (
 	"github.com/blevesearch/bleve/v2/index/scorch"
 	"github.com/blevesearch/bleve/v2/index/scorch/mergeplan"
 	"github.com/blevesearch/bleve/v2/mapping"
+	bleveindex "github.com/blevesearch/bleve_index_api"
 )
 
-// metaIndexer feeds the games' metadata documents to Bleve in the
-// background, as soon as a run is handed to the writer, so replay, position
-// writing and Bleve's analysis overlap. The manifest's MetaUpTo records how
-// far Bleve has got among committed games: after a crash, or a read-only
-// open in between, the next writer re-indexes the gap from the stored
-// records (the metadata index is derived data). Documents of a run that
-// never committed name games that do not exist; searches ignore them and
-// the run's redo overwrites them.
+// metaIndexer indexes the games' metadata in the background as soon as
+// their run is handed to the writer, their postings once it is committed
+// (values.go), so replay, position writing and the metadata overlap. The manifest's MetaUpTo records how far it has got
+// among committed games: after a crash, or a read-only open in between,
+// the next writer indexes the gap again from the stored records (the
+// metadata index is derived data).
 type metaIndexer struct {
 	s    *Store
 	im   *mapping.IndexMappingImpl
@@ -29,10 +28,30 @@ type metaIndexer struct {
 
 	mu      sync.Mutex
 	changed *sync.Cond // queue or closing changed
-	queue   [][]pendingDoc
+	queue   []metaBatch
 	queued  int // documents in queue
 	closing bool
 	err     error
+
+	// The values indexed or found (indexNewValues), and Bleve as it was
+	// before the first of them.
+	valuesMu sync.Mutex
+	known    map[fieldKey]struct{}
+	before   bleveindex.IndexReader
+}
+
+// metaBatch is games to index, and the commit of their run (nil: they
+// are committed).
+type metaBatch struct {
+	docs   []pendingDoc
+	commit *runCommit
+}
+
+// runCommit tells when a run is committed, or will not be: done is
+// closed once ok is known.
+type runCommit struct {
+	done chan struct{}
+	ok   bool
 }
 
 // maxQueuedDocs bounds the documents waiting for Bleve (about half a
@@ -72,21 +91,21 @@ func (m *metaIndexer) loop() {
 		batches := slices.Clone(m.queue[:n])
 		clear(m.queue[:n])
 		m.queue = m.queue[n:]
-		for _, docs := range batches {
-			m.queued -= len(docs)
+		for _, b := range batches {
+			m.queued -= len(b.docs)
 		}
 		m.changed.Broadcast()
 		m.mu.Unlock()
 		errs := make([]error, n)
 		var wg sync.WaitGroup
-		for i, docs := range batches {
+		for i, b := range batches {
 			wg.Add(1)
-			go func() { defer wg.Done(); errs[i] = m.indexDocs(docs) }()
+			go func() { defer wg.Done(); errs[i] = m.indexDocs(b) }()
 		}
 		wg.Wait()
 		err := errors.Join(errs...)
 		if err == nil {
-			last := batches[n-1]
+			last := batches[n-1].docs
 			err = m.s.setMetaIndexed(last[len(last)-1].gid + 1)
 		}
 		if err != nil {
@@ -99,10 +118,10 @@ func (m *metaIndexer) loop() {
 	}
 }
 
-// submit queues documents for indexing. It returns at once unless Bleve
-// is far behind: the import goes on while Bleve catches up, rather than
-// both taking turns.
-func (m *metaIndexer) submit(docs []pendingDoc) {
+// submit queues the games of a run for indexing, commit telling when the
+// run is committed. It returns at once unless the indexer is far behind:
+// the import goes on while it catches up, rather than both taking turns.
+func (m *metaIndexer) submit(docs []pendingDoc, commit *runCommit) {
 	if len(docs) == 0 {
 		return
 	}
@@ -111,29 +130,37 @@ func (m *metaIndexer) submit(docs []pendingDoc) {
 	for m.queued >= maxQueuedDocs {
 		m.changed.Wait()
 	}
-	m.queue = append(m.queue, docs)
+	m.queue = append(m.queue, metaBatch{docs, commit})
 	m.queued += len(docs)
 	m.changed.Broadcast()
 }
 
+// index indexes committed games at once.
 func (m *metaIndexer) index(docs []pendingDoc) error {
-	if err := m.indexDocs(docs); err != nil {
+	if err := m.indexDocs(metaBatch{docs: docs}); err != nil {
 		return err
 	}
 	return m.s.setMetaIndexed(docs[len(docs)-1].gid + 1)
 }
 
-// indexDocs indexes docs in one Bleve batch (a segment); safe for
-// concurrent use.
-func (m *metaIndexer) indexDocs(docs []pendingDoc) error {
-	b := m.s.meta.NewBatch()
-	cache := newFieldCache()
-	for _, d := range docs {
-		if err := b.IndexAdvanced(metaDoc(m.im, d.gid, d.rec, d.attrs, cache)); err != nil {
-			return err
+// indexDocs gives Bleve the values of a batch's games it does not hold
+// yet, then, once their run is committed, writes their postings
+// (values.go); safe for concurrent use. A value's document without
+// postings is no answer; postings of games never committed would name
+// the games their redo adds.
+func (m *metaIndexer) indexDocs(b metaBatch) error {
+	docs := b.docs
+	bv := valuesOf(m, docs, newFieldCache())
+	err := m.indexNewValues(bv)
+	if err == nil && b.commit != nil {
+		if <-b.commit.done; !b.commit.ok {
+			err = errors.New("their run was not committed")
 		}
 	}
-	if err := m.s.meta.Batch(b); err != nil {
+	if err == nil {
+		err = m.s.writePostings(bv, docs[0].gid)
+	}
+	if err != nil {
 		return fmt.Errorf("index: metadata of games %d–%d: %w", docs[0].gid, docs[len(docs)-1].gid, err)
 	}
 	return nil
@@ -175,6 +202,12 @@ func (m *metaIndexer) close() error {
 	m.changed.Broadcast()
 	m.mu.Unlock()
 	<-m.done
+	if m.before != nil {
+		if err := m.before.Close(); err != nil && m.err == nil {
+			m.err = err
+		}
+		m.before, m.known = nil, nil
+	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.err

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 
 	"github.com/dgraph-io/badger/v4"
 )
@@ -18,7 +19,8 @@ import (
 // (manifest recordRun); a version 7 store is already in version 8's
 // format (its runs all have full tail blocks). From version 8, each live
 // run's values move into a folder of their own (runstore.go). A version 9
-// store only gets the new version (keys.go). Older ones
+// or 10 store's metadata index is dropped, to be indexed again
+// (dropMetadata). Older ones
 // must be imported again (export, then import into a new folder). A
 // migration stopped half-way leaves the old version with some keys
 // rewritten or some runs copied: running it again finishes it.
@@ -44,10 +46,10 @@ func Migrate(dir string) (from uint64, err error) {
 	}()
 	gdir := filepath.Join(dir, globalsDir)
 	if from, found, err := globalsVersion(gdir); err != nil || found {
-		if err == nil && from == readsAsIs {
-			err = setGlobalsVersion(gdir)
+		if err == nil && slices.Contains(metaOnly, from) {
+			err = dropMetadata(dir, gdir)
 		}
-		if err == nil && (from == readsAsIs || from == SchemaVersion) {
+		if err == nil && (slices.Contains(metaOnly, from) || from == SchemaVersion) {
 			err = dropStaleKeys(db) // a migration stopped after its last step
 		}
 		return from, err
@@ -96,11 +98,10 @@ func Migrate(dir string) (from uint64, err error) {
 			err = gdb.Flatten(runtime.NumCPU())
 		}
 	}
-	// The version last: a migration stopped before it is run again.
+	// The version last, with the metadata to index again (schema 11): a
+	// migration stopped before it is run again.
 	if err == nil {
-		err = gdb.Update(func(txn *badger.Txn) error {
-			return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
-		})
+		err = resetMetadata(dir, gdb)
 	}
 	if cerr := gdb.Close(); err == nil {
 		err = cerr
@@ -126,19 +127,50 @@ func Migrate(dir string) (from uint64, err error) {
 	return from, db.Flatten(runtime.NumCPU())
 }
 
-// setGlobalsVersion gives the globals Badger at gdir this xqdb's version.
-func setGlobalsVersion(gdir string) error {
+// dropMetadata brings a store whose metadata index alone is of an older
+// version (metaOnly) to this one (resetMetadata).
+func dropMetadata(dir, gdir string) error {
 	gdb, err := badger.Open(globalsOptions(gdir, false))
 	if err != nil {
 		return fmt.Errorf("index: open %s: %w", gdir, err)
 	}
-	err = gdb.Update(func(txn *badger.Txn) error {
-		return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
-	})
+	err = resetMetadata(dir, gdb)
 	if cerr := gdb.Close(); err == nil {
 		err = cerr
 	}
 	return err
+}
+
+// resetMetadata removes the store's metadata index, then, in one
+// transaction of its globals Badger gdb, marks no game indexed (MetaUpTo)
+// and sets this xqdb's version. The next writer, or ReindexMetadata,
+// indexes the metadata again from the records.
+func resetMetadata(dir string, gdb *badger.DB) error {
+	if err := os.RemoveAll(filepath.Join(dir, "meta.bleve")); err != nil {
+		return err
+	}
+	if err := gdb.DropPrefix([]byte{prefixPostings, '|'}); err != nil {
+		return err
+	}
+	return gdb.Update(func(txn *badger.Txn) error {
+		var man manifest
+		found := false
+		err := readValue(txn, manifestKey, func(v []byte) error { found = true; return json.Unmarshal(v, &man) })
+		if err != nil {
+			return err
+		}
+		if found { // else no game: nothing indexed
+			man.MetaUpTo = 1
+			b, err := json.Marshal(&man)
+			if err != nil {
+				return err
+			}
+			if err := txn.Set(manifestKey, b); err != nil {
+				return err
+			}
+		}
+		return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
+	})
 }
 
 // globalsVersion reads the version in the globals Badger at gdir, if it

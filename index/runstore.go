@@ -326,7 +326,7 @@ func isGlobalKey(k []byte) bool {
 		return false
 	}
 	switch k[0] {
-	case prefixAttrs, prefixHash, prefixPopular, prefixManifest, prefixVersion:
+	case prefixAttrs, prefixHash, prefixPopular, prefixManifest, prefixVersion, prefixPostings:
 		return true
 	}
 	return false

@@ -1,14 +1,12 @@
 package index
 
 import (
-	"context"
 	"fmt"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 
-	"github.com/blevesearch/bleve/v2/search"
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
@@ -41,103 +39,9 @@ func (s *Store) Search(within []uint32, queries ...string) ([]uint32, error) {
 	if within != nil && len(within) == 0 {
 		return nil, nil
 	}
-	if slices.ContainsFunc(all, usesAttrs) {
-		in := gidSet{all: within == nil}
-		if within != nil {
-			// Games deleted have no document: Bleve's DocIDQuery left them out.
-			in.ids = slices.DeleteFunc(slices.Compact(slices.Sorted(slices.Values(within))), func(gid uint32) bool {
-				return gid == 0 || gid >= s.man.NextGid || s.Attrs(gid).Deleted
-			})
-		}
-		e := &attrSearch{s: s}
-		for _, q := range all {
-			var err error
-			if in, err = e.eval(q, in); err != nil {
-				return nil, fmt.Errorf("index: query %q: %w", strings.Join(queries, " ; "), err)
-			}
-		}
-		return e.materialize(in), nil
-	}
-	if within != nil {
-		all = append(all, docIDsQuery(within))
-	}
-	var bq query.Query = query.NewMatchAllQuery()
-	if len(all) == 1 {
-		bq = all[0]
-	} else if len(all) > 1 {
-		bq = query.NewConjunctionQuery(all)
-	}
-	out, err := s.matching(bq)
+	out, err := s.searchValues(within, all)
 	if err != nil {
 		return nil, fmt.Errorf("index: query %q: %w", strings.Join(queries, " ; "), err)
-	}
-	return out, nil
-}
-
-// docIDsQuery matches the documents of games ids.
-func docIDsQuery(ids []uint32) query.Query {
-	docs := make([]string, len(ids))
-	for i, g := range ids {
-		docs[i] = docID(g)
-	}
-	return query.NewDocIDQuery(docs)
-}
-
-// bleveAmong runs q on Bleve among the games of in: the games it matches,
-// increasing.
-func (s *Store) bleveAmong(q query.Query, in gidSet) ([]uint32, error) {
-	if !in.all {
-		if len(in.ids) == 0 {
-			return nil, nil
-		}
-		q = query.NewConjunctionQuery([]query.Query{q, docIDsQuery(in.ids)})
-	}
-	ids, err := s.matching(q)
-	slices.Sort(ids)
-	return ids, err
-}
-
-// matching runs q and returns the gids of the games it matches, in index
-// order. It walks Bleve's searcher itself: Bleve's Search would score
-// every hit and keep them all in a heap to sort them (half a second for
-// a query a hundred thousand games match), and callers want the set.
-func (s *Store) matching(q query.Query) ([]uint32, error) {
-	if s.meta == nil {
-		return nil, s.errNoMetadata()
-	}
-	adv, err := s.meta.Advanced()
-	if err != nil {
-		return nil, err
-	}
-	r, err := adv.Reader()
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	sr, err := q.Searcher(context.Background(), r, s.meta.Mapping(), search.SearcherOptions{Score: "none"})
-	if err != nil {
-		return nil, err
-	}
-	defer sr.Close()
-	ctx := &search.SearchContext{DocumentMatchPool: search.NewDocumentMatchPool(sr.DocumentMatchPoolSize(), 0), IndexReader: r}
-	var out []uint32
-	for len(out) < maxHits {
-		dm, err := sr.Next(ctx)
-		if err != nil {
-			return nil, err
-		}
-		if dm == nil {
-			break
-		}
-		id, err := r.ExternalID(dm.IndexInternalID)
-		if err != nil {
-			return nil, err
-		}
-		ctx.DocumentMatchPool.Put(dm)
-		gid, err := strconv.ParseUint(id, 10, 32)
-		if err == nil && uint32(gid) < s.man.NextGid {
-			out = append(out, uint32(gid))
-		}
 	}
 	return out, nil
 }
@@ -153,11 +57,7 @@ func ValidateQuery(q string) error {
 // parseQuery compiles a query string for this store: every field must be
 // one the index knows (querylang.go).
 func (s *Store) parseQuery(q string) (query.Query, error) {
-	bq, err := compileQuery(q, s.fieldSet())
-	if err != nil {
-		return nil, err
-	}
-	return s.checkNamePhrases(bq), nil
+	return compileQuery(q, s.fieldSet())
 }
 
 // fieldSet lists the metadata index's fields once per open store.

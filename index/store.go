@@ -756,20 +756,18 @@ func (s *Store) Close() error {
 // Dir returns the database folder.
 func (s *Store) Dir() string { return s.dir }
 
-// checkSchema refuses a store of another version (but readsAsIs), and
-// gives a new one this version.
+// checkSchema refuses a store of another version, and gives a new one
+// this version.
 func (s *Store) checkSchema() error {
 	ver, found, err := readVersion(s.gdb)
 	switch {
 	case err != nil:
 		return err
-	case found && ver != SchemaVersion && ver != readsAsIs:
+	case found && ver != SchemaVersion:
 		return schemaError(s.dir, ver)
-	case found && ver == SchemaVersion || s.opts.ReadOnly:
-		return nil // read-only, a version 9 store reads as it is
+	case found || s.opts.ReadOnly:
+		return nil
 	}
-	// A new store, or a version 9 one whose next documents leave out the
-	// attributes' fields.
 	return s.gdb.Update(func(txn *badger.Txn) error {
 		return txn.Set(versionKey, binary.AppendUvarint(nil, SchemaVersion))
 	})

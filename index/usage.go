@@ -19,7 +19,7 @@ type Usage struct {
 var prefixNames = map[byte]string{
 	prefixVersion: "version", prefixManifest: "manifest", prefixGame: "games", prefixAttrs: "attributes",
 	prefixStats: "popular_positions", prefixTail: "tail_postings", prefixHash: "game_hashes",
-	prefixPopular: "popular_keys", prefixHead: "popular_heads",
+	prefixPopular: "popular_keys", prefixHead: "popular_heads", prefixPostings: "metadata_postings",
 }
 
 // Usage walks the store and reports entries and raw bytes per kind of key.

@@ -320,10 +320,6 @@ func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
 	w.attrs = append(w.attrs, p.attrs)
 	w.occ = append(w.occ, gameOccurrences{gid, p.rec.Game, p.occ})
 	w.docs = append(w.docs, pendingDoc{gid, p.rec, p.attrs})
-	if len(w.docs) >= metaBatchDocs {
-		w.meta.submit(w.docs)
-		w.docs = nil
-	}
 	w.added++
 	if len(w.recs) >= w.s.opts.RunGames {
 		return AddResult{Gid: gid}, w.Flush()
@@ -331,10 +327,9 @@ func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
 	return AddResult{Gid: gid}, nil
 }
 
-// metaBatchDocs is how many metadata documents go to Bleve at once. Bleve
-// indexes on one goroutine; batches smaller than a run start it sooner and
-// leave it less to do after the last game is read.
-var metaBatchDocs = 10_000 // a variable for tests
+// metaBatchDocs is how many games' metadata the indexer takes at once: a
+// run's, committed, in batches of this many (values.go).
+var metaBatchDocs = 50_000 // a variable for tests
 
 // attrsOf extracts the per-game attributes from a record's tags.
 func attrsOf(r *Record) Attrs {
@@ -469,6 +464,7 @@ type runData struct {
 	occ    []gameOccurrences
 	attrs  []Attrs // of recs' games, in gid order
 	docs   []pendingDoc
+	commit *runCommit        // closed once the run is committed, or failed
 	chunks map[uint32][]byte // attribute chunks to write
 	hashes map[uint64][]byte // h| values to write: the gids under each hash
 	next   uint32            // NextGid once the run is committed
@@ -525,8 +521,14 @@ func (w *Writer) Flush() error {
 	w.inflight = rd
 	w.recs, w.occ, w.attrs, w.docs = nil, nil, nil, nil
 	w.done = make(chan error, 1)
-	go func() { w.done <- w.writeRun(rd) }()
-	w.meta.submit(rd.docs)
+	rd.commit = &runCommit{done: make(chan struct{})}
+	go func() {
+		defer close(rd.commit.done)
+		w.done <- w.writeRun(rd)
+	}()
+	for from := 0; from < len(rd.docs); from += metaBatchDocs {
+		w.meta.submit(rd.docs[from:min(from+metaBatchDocs, len(rd.docs))], rd.commit)
+	}
 	return nil
 }
 
@@ -588,6 +590,7 @@ func (w *Writer) writeRun(rd *runData) error {
 		m.Epochs = append(m.Epochs, epoch{From: rd.recs[0].gid, Run: rd.run})
 		m.Pending = 0
 	})
+	rd.commit.ok = err == nil
 	return err
 }
 
@@ -869,7 +872,7 @@ func (t *tailWriter) finish() error {
 // run writes and merges touch different stores, so they run side by side.
 func (w *Writer) Close() error {
 	defer w.counts.release()
-	err := w.Flush() // the last run goes to the background writer, its documents to Bleve
+	err := w.Flush() // the last run goes to the background writer, its games to the metadata indexer
 	diskFull := w.diskFull
 	metaDone := make(chan error, 1)
 	// indexed is closed once Bleve has every document and the manifest

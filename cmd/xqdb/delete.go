@@ -146,7 +146,7 @@ func runDelete(c *cli.Context) error {
 
 // deleteSteps names the steps of index.Store.DeleteReporting for the meter.
 var deleteSteps = map[string]string{
-	"positions": "position index", "attributes": "attributes", "metadata": "metadata index", "records": "game records",
+	"positions": "position index", "attributes": "attributes", "records": "game records",
 }
 
 // idList shows the first ids of a list.

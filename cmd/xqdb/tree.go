@@ -65,7 +65,11 @@ func openDB(c *cli.Context) (index.DB, error) {
 // openStore opens the database folder --db read-only, for the commands
 // that maintain Badger and Bleve themselves.
 func openStore(c *cli.Context) (*index.Store, error) {
-	s, err := index.Open(c.String("db"), index.Options{ReadOnly: true})
+	opts := index.Options{ReadOnly: true}
+	if c.Command.Name == "check" {
+		opts.Opening = classifyRecord // the metadata's openings, as indexed
+	}
+	s, err := index.Open(c.String("db"), opts)
 	switch {
 	case errors.Is(err, index.ErrNoStore):
 		return nil, fmt.Errorf("%w (create one with xqdb import or xqdb demo)", err)
