@@ -11,11 +11,11 @@ import (
 )
 
 // attrFields are the metadata fields answered from the games' attributes
-// (attrs.go), in memory, instead of from Bleve: each game has one value of
-// each (a date only when known), and their terms in every Bleve document
-// cost about a tenth of an import's CPU (issue 18). metaFields still lists
-// them, as the terms a TermSource backend stores; metaDoc leaves them out
-// (documents written before schema 10 hold them, and nothing asks).
+// (attrs.go), in memory, instead of from the metadata index: each game has
+// one value of each (a date only when known), and indexing them cost
+// about a tenth of an import's CPU when Bleve held a document for each
+// game (issue 18). metaFields still lists them, as the terms a TermSource
+// backend stores; the metadata indexer leaves them out (values.go).
 var attrFields = map[string]bool{"game": true, "result": true, "date": true, "plies": true}
 
 // appendAttrTerm appends to dst the term field would have in a's game's
@@ -81,12 +81,11 @@ type gidSet struct {
 	ids []uint32
 }
 
-// attrSearch evaluates a query some of whose clauses ask attrFields, as
-// termEval does (the same answers as Bleve gave when it held those
-// fields), each part among the games the parts before it left: the parts
-// Bleve answers first, as one query, and the attributes then test only
-// what it found (result:1-0 white:carlsen reads the attributes of
-// Carlsen's games, not of every game).
+// attrSearch evaluates a query, as termEval does, each part among the
+// games the parts before it left: the parts without attrFields first, as
+// one query over the metadata values (valuesAmong), and the attributes
+// then test only what it found (result:1-0 white:carlsen reads the
+// attributes of Carlsen's games, not of every game).
 type attrSearch struct {
 	s     *Store
 	p     *postingsReader

@@ -36,7 +36,7 @@ type metaIndexer struct {
 	// The values indexed or found (indexNewValues), and Bleve as it was
 	// before the first of them.
 	valuesMu sync.Mutex
-	known    map[fieldKey]struct{}
+	known    map[valueHash]struct{}
 	before   bleveindex.IndexReader
 }
 

@@ -10,14 +10,10 @@ import (
 	"github.com/blevesearch/bleve/v2/search/query"
 )
 
-// maxHits bounds one metadata search.
-const maxHits = 10_000_000
-
 // Search runs query strings over the games' metadata and returns the ids
-// of every game that matches them all, in no particular order. When within
-// is not nil, only those games are considered (the query is intersected
-// with their document ids, which is how a position drives the search when
-// it has fewer games than the query would match).
+// of every game that matches them all, increasing. When within is not
+// nil, only those games are considered (a position's games: the
+// attributes' clauses then test only them; attrsearch.go).
 func (s *Store) Search(within []uint32, queries ...string) ([]uint32, error) {
 	if s.meta == nil && s.Games() == 0 {
 		return nil, nil
