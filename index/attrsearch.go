@@ -130,32 +130,15 @@ func (e *attrSearch) eval(q query.Query, in gidSet) (gidSet, error) {
 		}
 		return out, nil
 	case *query.DisjunctionQuery:
-		minMatch := max(int(x.Min), 1)
-		count := map[uint32]int{}
-		var out []uint32
+		lists := make([][]uint32, 0, len(x.Disjuncts))
 		for _, d := range x.Disjuncts {
 			r, err := e.eval(d, in)
 			if err != nil {
 				return gidSet{}, err
 			}
-			ids := e.materialize(r)
-			if minMatch == 1 {
-				out = unionIDs(out, ids)
-				continue
-			}
-			for _, g := range ids {
-				count[g]++
-			}
+			lists = append(lists, e.materialize(r))
 		}
-		if minMatch > 1 {
-			for g, n := range count {
-				if n >= minMatch {
-					out = append(out, g)
-				}
-			}
-			slices.Sort(out)
-		}
-		return gidSet{ids: out}, nil
+		return gidSet{ids: inAtLeast(lists, int(x.Min))}, nil
 	case *query.BooleanQuery:
 		// As termEval: Must, then Should, each among what the one before
 		// left; MustNot takes its games away.

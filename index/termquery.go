@@ -214,30 +214,40 @@ func (e *termEval) conj(qs []query.Query) ([]uint32, error) {
 }
 
 func (e *termEval) disj(qs []query.Query, minMatch int) ([]uint32, error) {
-	count := map[uint32]int{}
-	var out []uint32
+	lists := make([][]uint32, 0, len(qs))
 	for _, q := range qs {
 		ids, err := e.eval(q)
 		if err != nil {
 			return nil, err
 		}
-		if minMatch <= 1 {
+		lists = append(lists, ids)
+	}
+	return inAtLeast(lists, minMatch), nil
+}
+
+// inAtLeast lists the ids in at least minMatch of lists (in any of them
+// for 1 or less), as Bleve's disjunction with a minimum does.
+func inAtLeast(lists [][]uint32, minMatch int) []uint32 {
+	var out []uint32
+	if minMatch <= 1 {
+		for _, ids := range lists {
 			out = unionIDs(out, ids)
-			continue
 		}
+		return out
+	}
+	count := map[uint32]int{}
+	for _, ids := range lists {
 		for _, g := range ids {
 			count[g]++
 		}
 	}
-	if minMatch > 1 {
-		for g, n := range count {
-			if n >= minMatch {
-				out = append(out, g)
-			}
+	for g, n := range count {
+		if n >= minMatch {
+			out = append(out, g)
 		}
-		slices.Sort(out)
 	}
-	return out, nil
+	slices.Sort(out)
+	return out
 }
 
 // phrase matches the tokens at the same distances as in the query, as

@@ -16,8 +16,9 @@ import (
 // each game, and the games of each value in postings of its own: SCID's
 // name base, and the lichess explorer's players, are kept apart from the
 // games alike. Bleve then analyses and searches a few values where it
-// analysed every game's dozen fields: 21% of an import's wall time and 28%
-// of its CPU on pgnmentor (issue 18: import ≥ 0.5× SCID). A query's
+// analysed every game's dozen fields: a fifth to a third of an import's
+// CPU on pgnmentor (issue 18: import ≥ 0.5× SCID; games that each bring a
+// value of their own gain nothing, bench/NOTES.md). A query's
 // clause finds its values in Bleve and their games in the postings
 // (valueTerms, a TermSource); termEval combines the clauses as Bleve did.
 //
