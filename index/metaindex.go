@@ -15,10 +15,9 @@ import (
 	bleveindex "github.com/blevesearch/bleve_index_api"
 )
 
-// metaIndexer indexes the games' metadata in the background: their
-// values as the writer takes the games, metaBatchDocs at a time, their
-// postings once their run is committed (postLoop; values.go), so replay,
-// position writing and the metadata overlap. The manifest's MetaUpTo records how far it has got
+// metaIndexer indexes the games' metadata in the background as soon as
+// their run is handed to the writer, their postings once it is committed
+// (values.go), so replay, position writing and the metadata overlap. The manifest's MetaUpTo records how far it has got
 // among committed games: after a crash, or a read-only open in between,
 // the next writer indexes the gap again from the stored records (the
 // metadata index is derived data).
@@ -33,12 +32,6 @@ type metaIndexer struct {
 	queued  int // documents in queue
 	closing bool
 	err     error
-
-	// posts takes the batches whose values Bleve has, in order, to
-	// postLoop, which writes their postings once their run is committed.
-	posts    chan pendingPostings
-	postDone chan struct{}
-	postErr  error
 
 	// The values indexed or found (indexNewValues), and Bleve as it was
 	// before the first of them.
@@ -65,45 +58,11 @@ type runCommit struct {
 // kilobyte each): past it, submit waits.
 const maxQueuedDocs = 200_000
 
-// pendingPostings are a batch's postings waiting for its run's commit.
-type pendingPostings struct {
-	bv     *batchValues
-	first  uint32 // the batch's first game
-	next   uint32 // after its last
-	commit *runCommit
-}
-
 func startMetaIndexer(s *Store, im *mapping.IndexMappingImpl) *metaIndexer {
-	m := &metaIndexer{s: s, im: im, done: make(chan struct{}), posts: make(chan pendingPostings, 64), postDone: make(chan struct{})}
+	m := &metaIndexer{s: s, im: im, done: make(chan struct{})}
 	m.changed = sync.NewCond(&m.mu)
 	go m.loop()
-	go m.postLoop()
 	return m
-}
-
-// postLoop writes the postings of the batches loop hands it, in order,
-// each once its run is committed, and records how far the metadata is
-// indexed. After an error it only drains the batches.
-func (m *metaIndexer) postLoop() {
-	defer close(m.postDone)
-	for p := range m.posts {
-		if m.postErr != nil {
-			continue
-		}
-		err := errors.New("their run was not committed")
-		if p.commit != nil {
-			<-p.commit.done
-		}
-		if p.commit == nil || p.commit.ok {
-			err = m.s.writePostings(p.bv, p.first)
-		}
-		if err == nil {
-			err = m.s.setMetaIndexed(p.next)
-		}
-		if err != nil {
-			m.postErr = fmt.Errorf("index: metadata of games %d–%d: %w", p.first, p.next-1, err)
-		}
-	}
 }
 
 func (m *metaIndexer) loop() {
@@ -138,25 +97,23 @@ func (m *metaIndexer) loop() {
 		m.changed.Broadcast()
 		m.mu.Unlock()
 		errs := make([]error, n)
-		bvs := make([]*batchValues, n)
 		var wg sync.WaitGroup
 		for i, b := range batches {
 			wg.Add(1)
-			go func() { defer wg.Done(); bvs[i], errs[i] = m.indexValues(b.docs) }()
+			go func() { defer wg.Done(); errs[i] = m.indexDocs(b) }()
 		}
 		wg.Wait()
 		err := errors.Join(errs...)
-		m.mu.Lock()
-		if m.err == nil && err != nil {
-			m.err = err
+		if err == nil {
+			last := batches[n-1].docs
+			err = m.s.setMetaIndexed(last[len(last)-1].gid + 1)
 		}
-		failed := m.err != nil
-		m.mu.Unlock()
-		// After a failed batch none follows it: MetaUpTo stops before it.
-		if !failed {
-			for i, b := range batches {
-				m.posts <- pendingPostings{bvs[i], b.docs[0].gid, b.docs[len(b.docs)-1].gid + 1, b.commit}
+		if err != nil {
+			m.mu.Lock()
+			if m.err == nil {
+				m.err = err
 			}
+			m.mu.Unlock()
 		}
 	}
 }
@@ -180,27 +137,33 @@ func (m *metaIndexer) submit(docs []pendingDoc, commit *runCommit) {
 
 // index indexes committed games at once.
 func (m *metaIndexer) index(docs []pendingDoc) error {
-	bv, err := m.indexValues(docs)
+	if err := m.indexDocs(metaBatch{docs: docs}); err != nil {
+		return err
+	}
+	return m.s.setMetaIndexed(docs[len(docs)-1].gid + 1)
+}
+
+// indexDocs gives Bleve the values of a batch's games it does not hold
+// yet, then, once their run is committed, writes their postings
+// (values.go); safe for concurrent use. A value's document without
+// postings is no answer; postings of games never committed would name
+// the games their redo adds.
+func (m *metaIndexer) indexDocs(b metaBatch) error {
+	docs := b.docs
+	bv := valuesOf(m, docs, newFieldCache())
+	err := m.indexNewValues(bv)
+	if err == nil && b.commit != nil {
+		if <-b.commit.done; !b.commit.ok {
+			err = errors.New("their run was not committed")
+		}
+	}
 	if err == nil {
 		err = m.s.writePostings(bv, docs[0].gid)
 	}
 	if err != nil {
 		return fmt.Errorf("index: metadata of games %d–%d: %w", docs[0].gid, docs[len(docs)-1].gid, err)
 	}
-	return m.s.setMetaIndexed(docs[len(docs)-1].gid + 1)
-}
-
-// indexValues gives Bleve the values of a batch's games it does not hold
-// yet and returns the batch's values, whose postings are written once
-// their run is committed (values.go: a value's document without postings
-// is no answer; postings of games never committed would name the games
-// their redo adds). Safe for concurrent use.
-func (m *metaIndexer) indexValues(docs []pendingDoc) (*batchValues, error) {
-	bv := valuesOf(m, docs, newFieldCache())
-	if err := m.indexNewValues(bv); err != nil {
-		return nil, fmt.Errorf("index: metadata of games %d–%d: %w", docs[0].gid, docs[len(docs)-1].gid, err)
-	}
-	return bv, nil
+	return nil
 }
 
 // catchUp indexes the committed games Bleve has not seen.
@@ -239,11 +202,6 @@ func (m *metaIndexer) close() error {
 	m.changed.Broadcast()
 	m.mu.Unlock()
 	<-m.done
-	close(m.posts)
-	<-m.postDone
-	if m.postErr != nil && m.err == nil {
-		m.err = m.postErr
-	}
 	if m.before != nil {
 		if err := m.before.Close(); err != nil && m.err == nil {
 			m.err = err

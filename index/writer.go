@@ -76,7 +76,6 @@ type Writer struct {
 	// left in the tail, in every run so far (counts.go): promotion asks it.
 	counts      *openingCounts
 	docs        []pendingDoc
-	commit      *runCommit // of the run being filled, once its games went to the metadata indexer
 	added       int
 	gamesBefore int // the store's games when the writer started
 	expected    int // the games the import expects to add (ExpectGames)
@@ -321,10 +320,6 @@ func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
 	w.attrs = append(w.attrs, p.attrs)
 	w.occ = append(w.occ, gameOccurrences{gid, p.rec.Game, p.occ})
 	w.docs = append(w.docs, pendingDoc{gid, p.rec, p.attrs})
-	if len(w.docs) >= metaBatchDocs {
-		w.meta.submit(w.docs, w.runCommit())
-		w.docs = nil
-	}
 	w.added++
 	if len(w.recs) >= w.s.opts.RunGames {
 		return AddResult{Gid: gid}, w.Flush()
@@ -332,21 +327,9 @@ func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
 	return AddResult{Gid: gid}, nil
 }
 
-// metaBatchDocs is how many games' metadata the indexer takes at once.
-// It indexes their values as they come, and batches smaller than a run
-// start it sooner and leave it less to do after the last game is read
-// (and a batch's new values, one a game for an event a game, are live
-// together in Bleve's analysis); their postings wait for the run's commit.
-var metaBatchDocs = 10_000 // a variable for tests
-
-// runCommit returns the commit of the run the writer is filling, made on
-// first use; Flush hands it to the run.
-func (w *Writer) runCommit() *runCommit {
-	if w.commit == nil {
-		w.commit = &runCommit{done: make(chan struct{})}
-	}
-	return w.commit
-}
+// metaBatchDocs is how many games' metadata the indexer takes at once: a
+// run's, committed, in batches of this many (values.go).
+var metaBatchDocs = 50_000 // a variable for tests
 
 // attrsOf extracts the per-game attributes from a record's tags.
 func attrsOf(r *Record) Attrs {
@@ -512,17 +495,6 @@ func (w *Writer) Flush() error {
 	if len(w.recs) == 0 {
 		return nil
 	}
-	// The run's commit, which the metadata indexer may hold already: told
-	// of a run that does not go to the writer, its postings are not
-	// written (and the import fails).
-	commit := w.runCommit()
-	w.commit = nil
-	started := false
-	defer func() {
-		if !started {
-			close(commit.done)
-		}
-	}()
 	s := w.s
 	chunks, err := w.attrChunks(w.recs[0].gid, w.next)
 	if err != nil {
@@ -549,12 +521,14 @@ func (w *Writer) Flush() error {
 	w.inflight = rd
 	w.recs, w.occ, w.attrs, w.docs = nil, nil, nil, nil
 	w.done = make(chan error, 1)
-	rd.commit, started = commit, true
+	rd.commit = &runCommit{done: make(chan struct{})}
 	go func() {
 		defer close(rd.commit.done)
 		w.done <- w.writeRun(rd)
 	}()
-	w.meta.submit(rd.docs, rd.commit)
+	for from := 0; from < len(rd.docs); from += metaBatchDocs {
+		w.meta.submit(rd.docs[from:min(from+metaBatchDocs, len(rd.docs))], rd.commit)
+	}
 	return nil
 }
 
@@ -898,11 +872,7 @@ func (t *tailWriter) finish() error {
 // run writes and merges touch different stores, so they run side by side.
 func (w *Writer) Close() error {
 	defer w.counts.release()
-	err := w.Flush()     // the last run goes to the background writer, its games to the metadata indexer
-	if w.commit != nil { // a run Flush failed to hand over
-		close(w.commit.done)
-		w.commit = nil
-	}
+	err := w.Flush() // the last run goes to the background writer, its games to the metadata indexer
 	diskFull := w.diskFull
 	metaDone := make(chan error, 1)
 	// indexed is closed once Bleve has every document and the manifest
