@@ -136,7 +136,11 @@ func (e *attrSearch) eval(q query.Query, in gidSet) (gidSet, error) {
 			if err != nil {
 				return gidSet{}, err
 			}
-			lists = append(lists, e.materialize(r))
+			ids, err := e.materialize(r)
+			if err != nil {
+				return gidSet{}, err
+			}
+			lists = append(lists, ids)
 		}
 		return gidSet{ids: inAtLeast(lists, int(x.Min))}, nil
 	case *query.BooleanQuery:
@@ -157,7 +161,15 @@ func (e *attrSearch) eval(q query.Query, in gidSet) (gidSet, error) {
 			if err != nil {
 				return gidSet{}, err
 			}
-			out = gidSet{ids: subtractIDs(e.materialize(out), e.materialize(not))}
+			ids, err := e.materialize(out)
+			if err != nil {
+				return gidSet{}, err
+			}
+			notIDs, err := e.materialize(not)
+			if err != nil {
+				return gidSet{}, err
+			}
+			out = gidSet{ids: subtractIDs(ids, notIDs)}
 		}
 		return out, nil
 	}
@@ -176,28 +188,19 @@ func (e *attrSearch) leaf(q query.Query, in gidSet) (gidSet, error) {
 		return gidSet{}, err
 	}
 	var out []uint32
-	test := func(gid uint32) {
-		a := e.s.Attrs(gid)
-		if a.Deleted {
-			return
-		}
+	test := func(gid uint32, a Attrs) {
 		var ok bool
 		if e.buf, ok = appendAttrTerm(e.buf[:0], field, a); ok && match(e.buf) {
 			out = append(out, gid)
 		}
 	}
 	if in.all {
-		if err := e.s.loadAttrs(); err != nil {
-			return gidSet{}, err
-		}
-		for gid := uint32(1); gid < e.s.man.NextGid; gid++ {
-			test(gid)
-		}
-	} else {
-		for _, gid := range in.ids {
-			if gid < e.s.man.NextGid {
-				test(gid)
-			}
+		err := e.s.EachGame(test)
+		return gidSet{ids: out}, err
+	}
+	for _, gid := range in.ids {
+		if a := e.s.Attrs(gid); gid < e.s.man.NextGid && !a.Deleted {
+			test(gid, a)
 		}
 	}
 	return gidSet{ids: out}, nil
@@ -250,15 +253,11 @@ func anchored(expr string) (func([]byte) bool, error) {
 }
 
 // materialize lists the games of r.
-func (e *attrSearch) materialize(r gidSet) []uint32 {
+func (e *attrSearch) materialize(r gidSet) ([]uint32, error) {
 	if !r.all {
-		return r.ids
+		return r.ids, nil
 	}
 	ids := make([]uint32, 0, e.s.man.NextGid)
-	for gid := uint32(1); gid < e.s.man.NextGid; gid++ {
-		if !e.s.Attrs(gid).Deleted {
-			ids = append(ids, gid)
-		}
-	}
-	return ids
+	err := e.s.EachGame(func(gid uint32, _ Attrs) { ids = append(ids, gid) })
+	return ids, err
 }

@@ -286,7 +286,6 @@ func (s *Store) checkMetadata(rep *CheckReport) error {
 	indexed := map[fieldKey]bool{}
 	im := metaMapping()
 	cache := newFieldCache()
-	var fs []fieldValue
 	for gid := uint32(1); gid < s.man.NextGid; gid++ {
 		a := s.Attrs(gid)
 		if a.Deleted {
@@ -301,14 +300,10 @@ func (s *Store) checkMetadata(rep *CheckReport) error {
 				classify(rec, keys)
 			}
 		}
-		fs = metaFields(im, rec, a, cache, fs[:0])
-		values, ok := map[fieldKey]bool{}, true
-		for _, f := range fs {
-			if attrFields[f.name] {
-				continue
-			}
+		values := valuesOf(im, []pendingDoc{{gid, rec, a}}, cache).order
+		ok := true
+		for _, f := range values {
 			k := fieldKey{f.name, f.value}
-			values[k] = true
 			has, seen := indexed[k]
 			if !seen {
 				id, err := r.InternalID(valueDocID(f.name, f.value))

@@ -606,7 +606,7 @@ func TestLargeImportLeavesOneLevel(t *testing.T) {
 // store with games it reads them, but drops the gids a run a crash left
 // uncommitted wrote there, which this writer hands out again: kept, they
 // came before its own gids in the value it writes back, which then no
-// longer decoded ("corrupt game hash value") at the next import.
+// longer decoded ("corrupt list of game ids") at the next import.
 func TestDuplicateCheckReadsCommittedGamesOnly(t *testing.T) {
 	gs := randomGames(t, 30)
 	dir := t.TempDir()

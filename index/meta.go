@@ -292,13 +292,7 @@ func tagFieldOf(name string) string {
 
 // padNumber writes v in decimal, zero-padded to width digits, so that
 // keyword order is numeric order.
-func padNumber(v uint64, width int) string {
-	s := strconv.FormatUint(v, 10)
-	if len(s) < width {
-		s = strings.Repeat("0", width-len(s)) + s
-	}
-	return s
-}
+func padNumber(v uint64, width int) string { return string(appendPadded(nil, v, width)) }
 
 // terminationName is the termination as users query it ("checkmate",
 // "perpetual_chase", "threefold" in chess, …).

@@ -47,7 +47,7 @@ func TestBatchValues(t *testing.T) {
 		}
 		docs = append(docs, pendingDoc{uint32(10 + i), p.rec, p.attrs})
 	}
-	bv := valuesOf(&metaIndexer{im: im}, docs, newFieldCache())
+	bv := valuesOf(im, docs, newFieldCache())
 	var order []fieldKey
 	games := map[fieldKey][]uint32{}
 	for _, d := range docs {
@@ -93,12 +93,11 @@ func BenchmarkBatchValues(b *testing.B) {
 		}
 		docs = append(docs, pendingDoc{uint32(i + 1), p.rec, p.attrs})
 	}
-	m := &metaIndexer{im: im}
 	cache := newFieldCache()
 	b.ReportAllocs()
 	for b.Loop() {
 		for i := range docs {
-			valuesOf(m, docs[i:i+1], cache)
+			valuesOf(im, docs[i:i+1], cache)
 		}
 	}
 }

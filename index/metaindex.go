@@ -150,7 +150,7 @@ func (m *metaIndexer) index(docs []pendingDoc) error {
 // the games their redo adds.
 func (m *metaIndexer) indexDocs(b metaBatch) error {
 	docs := b.docs
-	bv := valuesOf(m, docs, newFieldCache())
+	bv := valuesOf(m.im, docs, newFieldCache())
 	err := m.indexNewValues(bv)
 	if err == nil && b.commit != nil {
 		if <-b.commit.done; !b.commit.ok {

@@ -44,8 +44,8 @@ func TestMetaIndexerLetsIndexedBatchesGo(t *testing.T) {
 		t.Fatal(err)
 	}
 	// One document for each distinct value (values.go).
-	if n, err := s.meta.DocCount(); err != nil || n != uint64(len(valuesOf(m, all, nil).order)) {
-		t.Fatalf("Bleve holds %d documents (%v), want %d", n, err, len(valuesOf(m, all, nil).order))
+	if n, err := s.meta.DocCount(); err != nil || n != uint64(len(valuesOf(im, all, nil).order)) {
+		t.Fatalf("Bleve holds %d documents (%v), want %d", n, err, len(valuesOf(im, all, nil).order))
 	}
 	for i, b := range array {
 		if b.docs != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/blevesearch/bleve/v2/document"
+	"github.com/blevesearch/bleve/v2/mapping"
 	bleveindex "github.com/blevesearch/bleve_index_api"
 	"github.com/dgraph-io/badger/v4"
 )
@@ -62,11 +63,11 @@ type batchValues struct {
 	games map[fieldKey][]uint32
 }
 
-func valuesOf(m *metaIndexer, docs []pendingDoc, cache *fieldCache) *batchValues {
+func valuesOf(im *mapping.IndexMappingImpl, docs []pendingDoc, cache *fieldCache) *batchValues {
 	bv := &batchValues{games: map[fieldKey][]uint32{}}
 	var fs []fieldValue
 	for _, d := range docs {
-		fs = metaFields(m.im, d.rec, d.attrs, cache, fs[:0])
+		fs = metaFields(im, d.rec, d.attrs, cache, fs[:0])
 		for _, f := range fs {
 			if attrFields[f.name] {
 				continue

@@ -21,20 +21,22 @@ func (v *valueTerms) Fields() ([]string, error) { return v.s.meta.Fields() }
 
 // Universe lists every game stored and not deleted.
 func (v *valueTerms) Universe() ([]uint32, error) {
-	if err := v.s.loadAttrs(); err != nil {
-		return nil, err
-	}
-	return (&attrSearch{s: v.s}).materialize(gidSet{all: true}), nil
+	return (&attrSearch{s: v.s}).materialize(gidSet{all: true})
 }
 
 func (v *valueTerms) Terms(field string, terms []string) ([]uint32, error) {
+	return v.games(query.NewDisjunctionQuery(termQueries(field, terms)), nil)
+}
+
+// termQueries asks each of terms in field.
+func termQueries(field string, terms []string) []query.Query {
 	qs := make([]query.Query, len(terms))
 	for i, t := range terms {
 		q := query.NewTermQuery(t)
 		q.SetField(field)
 		qs[i] = q
 	}
-	return v.games(query.NewDisjunctionQuery(qs), nil)
+	return qs
 }
 
 func (v *valueTerms) Range(field, lo, hi string, loIncl, hiIncl bool) ([]uint32, error) {
@@ -52,16 +54,10 @@ func (v *valueTerms) Regexp(field, expr string) ([]uint32, error) {
 // Positions reads the positions of terms in each value of field that
 // holds them all, analysed as it was indexed.
 func (v *valueTerms) Positions(field string, terms []string) (map[uint32]map[string][]uint32, error) {
-	qs := make([]query.Query, len(terms))
-	for i, t := range terms {
-		q := query.NewTermQuery(t)
-		q.SetField(field)
-		qs[i] = q
-	}
 	out := map[uint32]map[string][]uint32{}
 	im := v.s.meta.Mapping()
 	analyzer := im.AnalyzerNamed(im.AnalyzerNameForPath(field))
-	_, err := v.games(query.NewConjunctionQuery(qs), func(value string, gids []uint32) {
+	_, err := v.games(query.NewConjunctionQuery(termQueries(field, terms)), func(value string, gids []uint32) {
 		pos := map[string][]uint32{}
 		for _, t := range analyzer.Analyze([]byte(value)) {
 			if slices.Contains(terms, string(t.Term)) {
@@ -157,5 +153,5 @@ func (s *Store) searchValues(within []uint32, queries []query.Query) ([]uint32, 
 			return nil, err
 		}
 	}
-	return e.materialize(in), nil
+	return e.materialize(in)
 }
