@@ -783,3 +783,49 @@ func TestLookupsSkipRunsAfterAPositionTurnedPopular(t *testing.T) {
 		t.Fatalf("check after moving run %d's first game up: %d bad run starts, problems %q", run, rep.BadRunStarts, rep.Problems)
 	}
 }
+
+// TestFirstImportLeavesLevelZero: a large import into an empty store
+// leaves its tables in level 0, where its memtables put them, unless
+// level 0 nears the bound at which Badger compacts it (levelZeroOnly):
+// flattening them would only compress them all again. The store answers
+// as one that was compacted.
+func TestFirstImportLeavesLevelZero(t *testing.T) {
+	gs := randomGames(t, 30)
+	dir := t.TempDir()
+	s, err := Open(dir, Options{RunGames: 8, PromoteAt: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	importGames(t, s, gs)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, db := range []*badger.DB{s.db, s.gdb} {
+		levels := db.Levels()
+		if levels[0].NumTables == 0 {
+			t.Errorf("%s: no table in level 0 after the first import", db.Opts().Dir)
+		}
+		for _, l := range levels[1:] {
+			if l.NumTables > 0 {
+				t.Errorf("%s: %d tables in level %d after the first import; want level 0 only", db.Opts().Dir, l.NumTables, l.Level)
+			}
+		}
+	}
+	got := answersOf(t, s, gs)
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if err := s.Compact(); err != nil {
+		t.Fatal(err)
+	}
+	sameAnswers(t, "compacted", answersOf(t, s, gs), got)
+}

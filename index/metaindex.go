@@ -30,6 +30,9 @@ type metaIndexer struct {
 	changed *sync.Cond // queue or closing changed
 	queue   []metaBatch
 	queued  int // documents in queue
+	// valuing counts the batches submitted whose values Bleve does not
+	// hold yet (valuesIndexed).
+	valuing int
 	closing bool
 	err     error
 
@@ -43,8 +46,9 @@ type metaIndexer struct {
 // metaBatch is games to index, and the commit of their run (nil: they
 // are committed).
 type metaBatch struct {
-	docs   []pendingDoc
-	commit *runCommit
+	docs      []pendingDoc
+	commit    *runCommit
+	submitted bool // counted in valuing
 }
 
 // runCommit tells when a run is committed, or will not be: done is
@@ -113,6 +117,7 @@ func (m *metaIndexer) loop() {
 			if m.err == nil {
 				m.err = err
 			}
+			m.changed.Broadcast()
 			m.mu.Unlock()
 		}
 	}
@@ -130,8 +135,9 @@ func (m *metaIndexer) submit(docs []pendingDoc, commit *runCommit) {
 	for m.queued >= maxQueuedDocs {
 		m.changed.Wait()
 	}
-	m.queue = append(m.queue, metaBatch{docs, commit})
+	m.queue = append(m.queue, metaBatch{docs, commit, true})
 	m.queued += len(docs)
+	m.valuing++
 	m.changed.Broadcast()
 }
 
@@ -152,6 +158,12 @@ func (m *metaIndexer) indexDocs(b metaBatch) error {
 	docs := b.docs
 	bv := valuesOf(m.im, docs, newFieldCache())
 	err := m.indexNewValues(bv)
+	if b.submitted {
+		m.mu.Lock()
+		m.valuing--
+		m.changed.Broadcast()
+		m.mu.Unlock()
+	}
 	if err == nil && b.commit != nil {
 		if <-b.commit.done; !b.commit.ok {
 			err = errors.New("their run was not committed")
@@ -195,22 +207,43 @@ func (m *metaIndexer) catchUp() error {
 	return nil
 }
 
-// close waits for queued documents and returns the first error.
-func (m *metaIndexer) close() error {
+// valuesIndexed starts closing: it waits until Bleve holds the values of
+// every game submitted, whose postings may still wait for their run's
+// commit, and returns the first error. Bleve takes no more documents
+// then: its segments can be merged (Writer.Close) while the last run is
+// written.
+func (m *metaIndexer) valuesIndexed() error {
 	m.mu.Lock()
 	m.closing = true
 	m.changed.Broadcast()
+	for m.valuing > 0 && m.err == nil {
+		m.changed.Wait()
+	}
+	err := m.err
 	m.mu.Unlock()
-	<-m.done
+	// Bleve as it was before: a snapshot that would keep the segments a
+	// merge replaces.
+	m.valuesMu.Lock()
+	defer m.valuesMu.Unlock()
 	if m.before != nil {
-		if err := m.before.Close(); err != nil && m.err == nil {
-			m.err = err
+		if cerr := m.before.Close(); err == nil {
+			err = cerr
 		}
 		m.before, m.known = nil, nil
 	}
+	return err
+}
+
+// close waits for queued documents and returns the first error.
+func (m *metaIndexer) close() error {
+	err := m.valuesIndexed()
+	<-m.done
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.err
+	if m.err != nil {
+		return m.err
+	}
+	return err
 }
 
 // oneSegment merges every segment in one task (Bleve's own single-segment

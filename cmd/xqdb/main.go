@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 	"strings"
 	"sync"
 
@@ -137,6 +138,7 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "cpuprofile", Hidden: true, Usage: "write a CPU profile here (for developers)"},
 			&cli.StringFlag{Name: "memprofile", Hidden: true, Usage: "write an allocation profile here on exit (for developers)"},
+			&cli.StringFlag{Name: "trace", Hidden: true, Usage: "write an execution trace here (for developers: go tool trace)"},
 		},
 		Before: func(c *cli.Context) error {
 			if path := c.String("cpuprofile"); path != "" {
@@ -148,11 +150,23 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 					return err
 				}
 			}
+			if path := c.String("trace"); path != "" {
+				f, err := os.Create(path)
+				if err != nil {
+					return err
+				}
+				if err := trace.Start(f); err != nil {
+					return err
+				}
+			}
 			return nil
 		},
 		After: func(c *cli.Context) error {
 			if c.String("cpuprofile") != "" {
 				pprof.StopCPUProfile()
+			}
+			if c.String("trace") != "" {
+				trace.Stop()
 			}
 			if path := c.String("memprofile"); path != "" {
 				f, err := os.Create(path)
