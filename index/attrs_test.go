@@ -1,15 +1,21 @@
 package index
 
 import (
+	"hash/fnv"
+	"io"
 	"maps"
+	"path/filepath"
 	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"unicode"
 	"unsafe"
 
 	"github.com/xqdb/xqdb/engine"
 	"github.com/xqdb/xqdb/engine/games"
+	"github.com/xqdb/xqdb/importer"
 )
 
 func TestParseDate(t *testing.T) {
@@ -275,4 +281,119 @@ func TestReadOnlyLookupsReadOnlyTheirAttributeChunks(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// playerKeyReference is PlayerKey as schema 11 first wrote it, with
+// strings.FieldsFunc and Fold: every stored game's Players hash was made
+// by it, so appendPlayerKey must give the same bytes for every name.
+func playerKeyReference(name string) string {
+	words := func(s string) []string {
+		return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+	}
+	capital := func(ws []string) int {
+		found := -1
+		for i, w := range ws {
+			if len([]rune(w)) < 2 || strings.ToUpper(w) != w || strings.ToLower(w) == w {
+				continue
+			}
+			if found >= 0 {
+				return -1
+			}
+			found = i
+		}
+		return found
+	}
+	name = strings.TrimSpace(name)
+	surname, given := name, ""
+	if i := strings.IndexByte(name, ','); i >= 0 {
+		surname, given = name[:i], name[i+1:]
+	}
+	ws := words(surname)
+	if given == "" && len(ws) > 1 {
+		last := len(ws) - 1
+		switch caps := capital(ws); {
+		case caps >= 0:
+			if caps == 0 {
+				given = ws[1]
+			} else {
+				given = ws[0]
+			}
+			ws = ws[caps : caps+1]
+		case len([]rune(ws[last])) == 1:
+			given, ws = ws[last], ws[last-1:last]
+		default:
+			given, ws = ws[0], ws[last:]
+		}
+	}
+	if len(ws) == 0 {
+		return ""
+	}
+	sur := Fold(ws[len(ws)-1])
+	if len(ws) == 1 && given == "" && (sur == "nn" || sur == "unknown") {
+		return ""
+	}
+	if sur == "n" && Fold(strings.Join(words(given), "")) == "n" {
+		return ""
+	}
+	key := sur
+	if gw := words(given); len(gw) > 0 {
+		key += " " + string([]rune(Fold(gw[0]))[0])
+	}
+	return key
+}
+
+// TestPlayerKeyAsStored: the players of the bundled archives (Latin,
+// Chinese, GBK-decoded) get the keys, and the games the Players hash,
+// that stores written before hold.
+func TestPlayerKeyAsStored(t *testing.T) {
+	names := map[string]bool{}
+	for _, f := range []string{"pgnmentor-capablanca-fischer.pgn.gz", "ccpd-masters-3001.pgn.gz"} {
+		r, err := importer.Open(filepath.Join("..", "testdata", f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for {
+			rec, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if rec == nil {
+				continue
+			}
+			for _, tag := range []string{"White", "Black", "Red"} {
+				names[rec.Tag(tag)] = true
+			}
+		}
+		r.Close()
+	}
+	if len(names) < 100 {
+		t.Fatalf("%d names read from the fixtures", len(names))
+	}
+	for name := range names {
+		if got, want := PlayerKey(name), playerKeyReference(name); got != want {
+			t.Errorf("PlayerKey(%q) = %q, want %q", name, got, want)
+		}
+	}
+	for _, pair := range [][2]string{{"Carlsen, Magnus", "Anand, V."}, {"吕钦", "胡荣华"}, {"", "N.N."}} {
+		r := &Record{Tags: []Tag{{Name: "White", Value: pair[0]}, {Name: "Black", Value: pair[1]}}}
+		h := fnv.New32a()
+		h.Write([]byte(playerKeyReference(pair[0])))
+		h.Write([]byte{0})
+		h.Write([]byte(playerKeyReference(pair[1])))
+		if got, want := playersHash(r), h.Sum32(); got != want {
+			t.Errorf("playersHash(%q, %q) = %08x, want %08x", pair[0], pair[1], got, want)
+		}
+	}
+}
+
+// FuzzPlayerKey: any name gets the key the reference gives it.
+func FuzzPlayerKey(f *testing.F) {
+	for _, s := range []string{"Carlsen, Magnus", "CARLSEN Magnus", "Nguyễn Thành Bảo", "呂欽", "N.N.", "N, N", "NN", "a\u0301b", "ÀÉ Ö", "Dz ǅ", "x,y,z", "\xff\xfeA B"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, name string) {
+		if got, want := PlayerKey(name), playerKeyReference(name); got != want {
+			t.Errorf("PlayerKey(%q) = %q, want %q", name, got, want)
+		}
+	})
 }

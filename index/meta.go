@@ -2,9 +2,9 @@ package index
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/blevesearch/bleve/v2"
@@ -183,7 +183,7 @@ func metaFields(im *mapping.IndexMappingImpl, r *Record, a Attrs, cache *fieldCa
 		case "round", "opening":
 			addKeyword(field, t.Value)
 		case "whiteelo", "blackelo", "redelo":
-			if v, err := strconv.ParseUint(strings.TrimSpace(t.Value), 10, 32); err == nil && v < 10000 {
+			if v, ok := parseUint32(strings.TrimSpace(t.Value)); ok && v < 10000 {
 				addNumber(field, v)
 			}
 		case "white", "black": // and Red: Search reads red: as white:
@@ -197,6 +197,25 @@ func metaFields(im *mapping.IndexMappingImpl, r *Record, a Attrs, cache *fieldCa
 	}
 	addNumber("plies", uint64(a.Plies))
 	return fs
+}
+
+// parseUint32 is strconv.ParseUint(s, 10, 32) without the error value it
+// allocates for each rating that is not a number ("", "?", "-"): a game
+// in five has one.
+func parseUint32(s string) (uint64, bool) {
+	if s == "" {
+		return 0, false
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		if v = v*10 + uint64(s[i]-'0'); v > math.MaxUint32 {
+			return 0, false
+		}
+	}
+	return v, true
 }
 
 // fieldValue is a field of a metadata document before analysis.

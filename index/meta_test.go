@@ -2,6 +2,7 @@ package index
 
 import (
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/xqdb/xqdb/engine"
@@ -98,6 +99,17 @@ func BenchmarkBatchValues(b *testing.B) {
 	for b.Loop() {
 		for i := range docs {
 			valuesOf(im, docs[i:i+1], cache)
+		}
+	}
+}
+
+// TestParseUint32: ratings read as strconv.ParseUint(s, 10, 32) reads them.
+func TestParseUint32(t *testing.T) {
+	for _, s := range []string{"", "?", "-", "0", "2851", "0002851", "+2851", "-1", "2851 ", "4294967295", "4294967296", "99999999999999999999", "２８５１"} {
+		want, err := strconv.ParseUint(s, 10, 32)
+		got, ok := parseUint32(s)
+		if ok != (err == nil) || ok && got != want {
+			t.Errorf("parseUint32(%q) = %d, %v; want %d, %v", s, got, ok, want, err)
 		}
 	}
 }

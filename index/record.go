@@ -130,6 +130,17 @@ func encodeRecord(dst []byte, r *Record) ([]byte, error) {
 	return appendNotes(dst, p, r.Moves, r.Notes, 0)
 }
 
+// recordSizeHint is about the bytes encodeRecord writes for r without
+// notes, so that its buffer is allocated once (grown from nothing, it was
+// four allocations a game).
+func recordSizeHint(r *Record) int {
+	n := 32 + len(r.StartFEN) + len(r.Source.File) + 4*len(r.Rulings) + len(r.Moves)
+	for _, t := range r.Tags {
+		n += 4 + len(t.Name) + len(t.Value)
+	}
+	return n
+}
+
 // decodeRecord unpacks a record stored under id.
 func decodeRecord(id uint32, b []byte) (*Record, error) {
 	return decodeRecordKeys(id, b, nil)

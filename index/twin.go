@@ -2,9 +2,9 @@ package index
 
 import (
 	"fmt"
-	"hash/fnv"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Dedupe says when an imported game is the same as a stored one.
@@ -59,17 +59,22 @@ func sameDate(a, b uint32) bool {
 
 // playersHash is a 32-bit hash of a game's two players' keys: games with
 // the same moves are compared by it, so a collision needs the same moves
-// as well (one in four billion such pairs).
+// as well (one in four billion such pairs). It is FNV-1a of the white key,
+// a zero byte and the black key, stored in every game's attributes.
 func playersHash(r *Record) uint32 {
 	white := r.Tag("White")
 	if white == "" {
 		white = r.Tag("Red")
 	}
-	h := fnv.New32a()
-	h.Write([]byte(PlayerKey(white)))
-	h.Write([]byte{0})
-	h.Write([]byte(PlayerKey(r.Tag("Black"))))
-	return h.Sum32()
+	var buf [96]byte
+	b := appendPlayerKey(buf[:0], white)
+	b = append(b, 0)
+	b = appendPlayerKey(b, r.Tag("Black"))
+	h := uint32(2166136261)
+	for _, c := range b {
+		h = (h ^ uint32(c)) * 16777619
+	}
+	return h
 }
 
 // PlayerKey is the form of a player's name that twin checks compare: the
@@ -83,13 +88,20 @@ func playersHash(r *Record) uint32 {
 // multi-word surname keeps its last word ("van Wely, L." and "L. van Wely"
 // give "wely l"). A name of one word (吕钦, Kasparov) is itself. Unknown
 // names ("?", "NN", "N.N.") give "".
-func PlayerKey(name string) string {
+func PlayerKey(name string) string { return string(appendPlayerKey(nil, name)) }
+
+// appendPlayerKey appends name's PlayerKey to dst. Every game's two
+// players go through it, so it allocates nothing for names of up to
+// eight words (a tenth of the replay workers' allocations were its
+// word lists and strings; issue 18).
+func appendPlayerKey(dst []byte, name string) []byte {
 	name = strings.TrimSpace(name)
 	surname, given := name, ""
 	if i := strings.IndexByte(name, ','); i >= 0 {
 		surname, given = name[:i], name[i+1:]
 	}
-	words := nameWords(surname)
+	var wordsBuf [8]string
+	words := appendNameWords(wordsBuf[:0], surname)
 	if given == "" && len(words) > 1 {
 		last := len(words) - 1
 		switch caps := capitalWord(words); {
@@ -100,27 +112,50 @@ func PlayerKey(name string) string {
 				given = words[0]
 			}
 			words = words[caps : caps+1]
-		case len([]rune(words[last])) == 1: // "Carlsen M"
+		case utf8.RuneCountInString(words[last]) == 1: // "Carlsen M"
 			given, words = words[last], words[last-1:last]
 		default: // "Magnus Carlsen"
 			given, words = words[0], words[last:]
 		}
 	}
 	if len(words) == 0 {
-		return ""
+		return dst
 	}
-	sur := Fold(words[len(words)-1])
-	if len(words) == 1 && given == "" && (sur == "nn" || sur == "unknown") {
-		return ""
+	start := len(dst)
+	dst = appendFolded(dst, words[len(words)-1])
+	sur := dst[start:]
+	if len(words) == 1 && given == "" && (string(sur) == "nn" || string(sur) == "unknown") {
+		return dst[:start]
 	}
-	if sur == "n" && Fold(strings.Join(nameWords(given), "")) == "n" { // "N.N.", "N, N"
-		return ""
+	var givenBuf [8]string
+	gw := appendNameWords(givenBuf[:0], given)
+	if string(sur) == "n" { // "N.N.", "N, N"
+		var buf [8]byte
+		joined := buf[:0]
+		for _, w := range gw {
+			joined = appendFolded(joined, w)
+		}
+		if string(joined) == "n" {
+			return dst[:start]
+		}
 	}
-	key := sur
-	if gw := nameWords(given); len(gw) > 0 {
-		key += " " + string([]rune(Fold(gw[0]))[0])
+	if len(gw) > 0 {
+		// A word starts with a letter or digit, which Fold never drops.
+		r, _ := utf8.DecodeRuneInString(gw[0])
+		dst = append(dst, ' ')
+		dst = utf8.AppendRune(dst, foldRune(r))
 	}
-	return key
+	return dst
+}
+
+// appendFolded appends Fold(s) to dst.
+func appendFolded(dst []byte, s string) []byte {
+	for _, r := range s {
+		if r = foldRune(r); r >= 0 {
+			dst = utf8.AppendRune(dst, r)
+		}
+	}
+	return dst
 }
 
 // capitalWord returns the index of the one word of two or more letters
@@ -128,7 +163,7 @@ func PlayerKey(name string) string {
 func capitalWord(words []string) int {
 	found := -1
 	for i, w := range words {
-		if len([]rune(w)) < 2 || strings.ToUpper(w) != w || strings.ToLower(w) == w {
+		if utf8.RuneCountInString(w) < 2 || !inCapitals(w) {
 			continue
 		}
 		if found >= 0 {
@@ -139,9 +174,36 @@ func capitalWord(words []string) int {
 	return found
 }
 
-// nameWords splits a folded name into words of letters and digits.
-func nameWords(s string) []string {
-	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+// inCapitals reports whether w has a capital letter and no small one
+// (strings.ToUpper(w) == w and strings.ToLower(w) != w).
+func inCapitals(w string) bool {
+	capital := false
+	for _, r := range w {
+		if unicode.ToUpper(r) != r {
+			return false
+		}
+		capital = capital || unicode.ToLower(r) != r
+	}
+	return capital
+}
+
+// appendNameWords appends the words of letters and digits of s to dst.
+func appendNameWords(dst []string, s string) []string {
+	from := -1
+	for i, r := range s {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) {
+			if from < 0 {
+				from = i
+			}
+		} else if from >= 0 {
+			dst = append(dst, s[from:i])
+			from = -1
+		}
+	}
+	if from >= 0 {
+		dst = append(dst, s[from:])
+	}
+	return dst
 }
 
 // TwinGroups returns the groups of live games that share their start and

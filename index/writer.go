@@ -269,7 +269,7 @@ func prepare(g *Game, encoded []byte) (*Prepared, error) {
 	b := encoded
 	if b == nil {
 		var err error
-		if b, err = encodeRecord(nil, &g.Record); err != nil {
+		if b, err = encodeRecord(make([]byte, 0, recordSizeHint(&g.Record)), &g.Record); err != nil {
 			return nil, err
 		}
 	}
@@ -314,6 +314,9 @@ func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
 	if gids := w.hashes[p.attrs.Hash]; len(gids) == 0 || gids[len(gids)-1] != gid {
 		w.hashes[p.attrs.Hash] = append(gids, gid)
 	}
+	if w.recs == nil {
+		w.sizeRun()
+	}
 	w.recs = append(w.recs, pendingGame{gid, p.bytes})
 	w.newAttrs = append(w.newAttrs, p.attrs)
 	w.s.setAttrs(gid, p.attrs) // if a reader of this store loaded them: keep them current
@@ -325,6 +328,20 @@ func (w *Writer) AddPrepared(p *Prepared) (AddResult, error) {
 		return AddResult{Gid: gid}, w.Flush()
 	}
 	return AddResult{Gid: gid}, nil
+}
+
+// sizeRun gives the lists of the run it starts room for the games the
+// import still expects, up to a run: grown by appending, they were copied
+// and faulted in about twice over (issue 18).
+func (w *Writer) sizeRun() {
+	n := min(w.s.opts.RunGames, w.expected-int(w.next-w.first))
+	if n <= 0 {
+		return
+	}
+	w.recs = make([]pendingGame, 0, n)
+	w.attrs = make([]Attrs, 0, n)
+	w.occ = make([]gameOccurrences, 0, n)
+	w.docs = make([]pendingDoc, 0, n)
 }
 
 // metaBatchDocs is how many games' metadata the indexer takes at once: a
@@ -566,8 +583,12 @@ func (w *Writer) writeRun(rd *runData) error {
 	// positions, in Badger's write path (a million-game import's other
 	// runs overlap the replay of the next; issue 18, import ≥ 0.5× SCID).
 	err := inParallel(func() error {
+		// Badger holds the keys until the batch is written: cut from one
+		// buffer, not one allocation each.
+		keys := make([]byte, 0, recordKeyLen*len(rd.recs))
 		for _, p := range rd.recs {
-			if err := wb.Set(recordKey(rd.run, p.gid), p.rec); err != nil {
+			keys = appendRecordKey(keys, rd.run, p.gid)
+			if err := wb.Set(keys[len(keys)-recordKeyLen:], p.rec); err != nil {
 				return err
 			}
 		}

@@ -186,8 +186,10 @@ func (r *Replayer) Replay(rec *importer.Record, out *Game) error {
 	}
 	out.Notation = n
 	bp, _ := pos.(byteParser)
-	var ref Referee = plainPlayer{pos}
-	if !r.NoReferee {
+	var ref Referee
+	if r.NoReferee {
+		ref = plainPlayer{pos}
+	} else {
 		ref = NewReferee(pos, r.Rules)
 	}
 	out.Keys = append(out.Keys, pos.Key())

@@ -253,8 +253,23 @@ func (p *pipeline) read(ctx context.Context, pool, work chan *item) error {
 func copyRecord(dst, src *importer.Record) {
 	tags, moves, elems, raw, text := dst.Tags[:0], dst.Moves[:0], dst.Elements[:0], dst.Raw[:0], dst.Text[:0]
 	*dst = *src
+	// The tags' names and values share one copy: a string each was a
+	// fifth of the import's allocations (issue 18).
+	n := 0
 	for _, t := range src.Tags {
-		tags = append(tags, importer.Tag{Name: strings.Clone(t.Name), Value: strings.Clone(t.Value)})
+		n += len(t.Name) + len(t.Value)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for _, t := range src.Tags {
+		b.WriteString(t.Name)
+		b.WriteString(t.Value)
+	}
+	all := b.String()
+	for _, t := range src.Tags {
+		name, value := all[:len(t.Name)], all[len(t.Name):len(t.Name)+len(t.Value)]
+		all = all[len(t.Name)+len(t.Value):]
+		tags = append(tags, importer.Tag{Name: name, Value: value})
 	}
 	dst.Tags = tags
 	dst.Moves = append(moves, src.Moves...)

@@ -26,6 +26,9 @@ func (r *reportWriter) write(l reportLine) error {
 // stderr; it returns its --report line, and false for any other item.
 // Such a file counts among the files, not the games.
 func unreadableFile(it *item, stderr io.Writer) (reportLine, bool) {
+	if it.readErr == nil {
+		return reportLine{}, false // the common case, without errors.As's allocation
+	}
 	var ue *importer.UnreadableError
 	if !errors.As(it.readErr, &ue) {
 		return reportLine{}, false
