@@ -123,8 +123,16 @@ func foldHash(h [16]byte) uint64 {
 }
 
 func hashKey(h uint64) []byte {
-	return binary.BigEndian.AppendUint64([]byte{prefixHash, '|'}, h)
+	return appendHashKey(nil, h)
 }
+
+// appendHashKey appends hashKey(h) to dst.
+func appendHashKey(dst []byte, h uint64) []byte {
+	return binary.BigEndian.AppendUint64(append(dst, prefixHash, '|'), h)
+}
+
+// hashKeyLen is the length of a hashKey.
+const hashKeyLen = 2 + 8
 
 // runPrefix is where the stats values (prefixStats), tail blocks
 // (prefixTail) or heads (prefixHead) of one run of a game start.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"math/bits"
 	"path/filepath"
 	"slices"
@@ -597,8 +598,13 @@ func (w *Writer) writeRun(rd *runData) error {
 				return err
 			}
 		}
-		for h, b := range rd.hashes {
-			if err := wb.Set(hashKey(h), b); err != nil {
+		// In key order: Badger's memtable, a skiplist, takes keys near the
+		// last one faster than keys anywhere (the hashes are random).
+		hashes := slices.Sorted(maps.Keys(rd.hashes))
+		keys = make([]byte, 0, hashKeyLen*len(hashes))
+		for _, h := range hashes {
+			keys = appendHashKey(keys, h)
+			if err := wb.Set(keys[len(keys)-hashKeyLen:], rd.hashes[h]); err != nil {
 				return err
 			}
 		}
