@@ -309,13 +309,17 @@ func (s *Store) compactMeta(all bool) error {
 	}
 	// Scorch deletes the replaced segment files once it has persisted the
 	// merged snapshot. A merge of its own that was under way when ours
-	// began can leave a second segment: merge again then.
+	// began can leave a second segment: merge again then. Scorch's
+	// persister can also leave the old files to its next round: one
+	// import in six waited 0.5 s for them, the merged snapshot persisted,
+	// until the second merge (a merge of one segment, which does nothing)
+	// woke it, and the files went within 20 ms (issue 18).
 	store := filepath.Join(s.dir, "meta.bleve", "store")
-	for attempt := 0; attempt < 3; attempt++ {
+	for attempt := 0; attempt < 10; attempt++ {
 		if err := sc.ForceMerge(context.Background(), &oneSegment); err != nil {
 			return err
 		}
-		for i := 0; i < 25; i++ {
+		for i := 0; i < 5; i++ {
 			if zaps, _ := filepath.Glob(filepath.Join(store, "*.zap")); len(zaps) <= 1 {
 				return nil
 			}
