@@ -767,11 +767,18 @@ func (s *Store) Close() error {
 		errs = append(errs, s.meta.Close())
 	}
 	errs = append(errs, s.closeRunDBs())
-	errs = append(errs, s.gdb.Close())
+	// The two Badgers close side by side: each writes its memtable into a
+	// table on one core (0.09 and 0.03 s, one after the other, at the end
+	// of the pgnmentor import; issue 18).
+	var gerr error
+	var wg sync.WaitGroup
+	wg.Go(func() { gerr = s.gdb.Close() })
 	if !s.opts.ReadOnly {
 		s.markLevelZero()
 	}
 	errs = append(errs, s.db.Close())
+	wg.Wait()
+	errs = append(errs, gerr)
 	return errors.Join(errs...)
 }
 
