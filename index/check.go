@@ -250,8 +250,7 @@ func (s *Store) checkMetadata(rep *CheckReport) error {
 	}
 	posted := make([]uint16, s.man.NextGid)
 	err := s.gdb.View(func(txn *badger.Txn) error {
-		prefix := []byte{prefixPostings, '|'}
-		it := txn.NewIterator(badger.IteratorOptions{Prefix: prefix})
+		it := txn.NewIterator(badger.IteratorOptions{Prefix: postingsKind})
 		defer it.Close()
 		var gids []uint32
 		for it.Rewind(); it.Valid(); it.Next() {
@@ -295,11 +294,7 @@ func (s *Store) checkMetadata(rep *CheckReport) error {
 		if err != nil {
 			continue // counted with the records
 		}
-		if classify := s.opts.Opening; classify != nil {
-			if keys, err := recordKeys(rec); err == nil {
-				classify(rec, keys)
-			}
-		}
+		s.classifyStored(rec)
 		values := valuesOf(im, []pendingDoc{{gid, rec, a}}, cache).order
 		ok := true
 		for _, f := range values {

@@ -198,4 +198,6 @@ const (
 var (
 	versionKey  = []byte{prefixVersion, '|'}
 	manifestKey = []byte{prefixManifest, '|'}
+	// postingsKind prefixes every metadata postings key (values.go).
+	postingsKind = []byte{prefixPostings, '|'}
 )

@@ -189,12 +189,8 @@ func (m *metaIndexer) catchUp() error {
 		} else if err != nil {
 			return err
 		}
-		if classify := m.s.opts.Opening; r != nil && classify != nil {
-			if keys, err := recordKeys(r); err == nil {
-				classify(r, keys)
-			}
-		}
 		if r != nil {
+			m.s.classifyStored(r)
 			docs = append(docs, pendingDoc{gid, r, m.s.Attrs(gid)})
 		}
 		if len(docs) > 0 && (len(docs) == 10_000 || gid == to-1) {
@@ -232,6 +228,16 @@ func (m *metaIndexer) valuesIndexed() error {
 		m.before, m.known = nil, nil
 	}
 	return err
+}
+
+// classifyStored names a stored record's opening (Options.Opening) for
+// the metadata rebuilt from the records, as the import named it.
+func (s *Store) classifyStored(r *Record) {
+	if classify := s.opts.Opening; classify != nil {
+		if keys, err := recordKeys(r); err == nil {
+			classify(r, keys)
+		}
+	}
 }
 
 // close waits for queued documents and returns the first error.

@@ -149,7 +149,7 @@ func resetMetadata(dir string, gdb *badger.DB) error {
 	if err := os.RemoveAll(filepath.Join(dir, "meta.bleve")); err != nil {
 		return err
 	}
-	if err := gdb.DropPrefix([]byte{prefixPostings, '|'}); err != nil {
+	if err := gdb.DropPrefix(postingsKind); err != nil {
 		return err
 	}
 	return gdb.Update(func(txn *badger.Txn) error {

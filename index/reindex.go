@@ -114,7 +114,7 @@ func (s *Store) ReindexMetadata() error {
 	if err := s.updateManifest(func(m *manifest) { m.MetaUpTo = 1; s.metaIndexed = 0 }); err != nil {
 		return err
 	}
-	if err := s.gdb.DropPrefix([]byte{prefixPostings, '|'}); err != nil {
+	if err := s.gdb.DropPrefix(postingsKind); err != nil {
 		return err
 	}
 	path := filepath.Join(s.dir, "meta.bleve")

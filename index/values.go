@@ -42,7 +42,7 @@ func parseValueDocID(id string) (field, value string, ok bool) {
 // postingsPrefix is the prefix of every postings key of a field's value:
 // n|, the field and the value, each after its length.
 func postingsPrefix(dst []byte, field, value string) []byte {
-	dst = append(dst, prefixPostings, '|')
+	dst = append(dst, postingsKind...)
 	dst = binary.AppendUvarint(dst, uint64(len(field)))
 	dst = append(dst, field...)
 	dst = binary.AppendUvarint(dst, uint64(len(value)))
