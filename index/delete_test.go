@@ -1,6 +1,7 @@
 package index
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -100,5 +101,31 @@ func TestRecoverRewrite(t *testing.T) {
 				t.Fatalf("the Badger folder is not the %s one: %v", tc.want, err)
 			}
 		})
+	}
+}
+
+// TestGamesFromWithoutMetadata: a read-only store whose metadata index is
+// gone says so when asked for a file's games (it used to, through Bleve's
+// searcher; the values' postings must not find a nil index instead).
+func TestGamesFromWithoutMetadata(t *testing.T) {
+	dir := t.TempDir()
+	s, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	importGames(t, s, randomGames(t, 3))
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "meta.bleve")); err != nil {
+		t.Fatal(err)
+	}
+	s, err = Open(dir, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, err := s.GamesFrom("a.pgn"); !errors.Is(err, ErrNoMetadata) {
+		t.Fatalf("GamesFrom without a metadata index: %v, want ErrNoMetadata", err)
 	}
 }

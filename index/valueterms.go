@@ -74,6 +74,9 @@ func (v *valueTerms) Positions(field string, terms []string) (map[uint32]map[str
 // games lists the games of the values q matches, increasing, each once;
 // each value's games are also given to each when it is not nil.
 func (v *valueTerms) games(q query.Query, each func(value string, gids []uint32)) ([]uint32, error) {
+	if v.s.meta == nil {
+		return nil, v.s.errNoMetadata()
+	}
 	adv, err := v.s.meta.Advanced()
 	if err != nil {
 		return nil, err
