@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"testing"
+)
+
+// The pipeline hands records over in bundles (bundleSize); the sink still
+// sees every record once, in file order, whatever the number of workers,
+// the last bundle partly filled included (1,425 games: 89 bundles and 1).
+func TestPipelineSinksEveryRecordInOrder(t *testing.T) {
+	f := fixture("pgnmentor-capablanca-fischer.pgn.gz")
+	for _, jobs := range []int{1, 2, 5} {
+		p := &pipeline{files: []string{f}, jobs: jobs}
+		var plies []int // each record's replayed plies, as the sink saw them
+		var lines []int // each record's first line
+		err := p.run(context.Background(), func(it *item) error {
+			if it.readErr != nil {
+				t.Fatalf("jobs %d: game %d: %v", jobs, len(plies)+1, it.readErr)
+			}
+			plies = append(plies, len(it.game.Moves))
+			lines = append(lines, it.rec.Source.Line)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(plies) != 1425 || 1425%bundleSize == 0 {
+			t.Fatalf("jobs %d: %d records, want 1425 (and a last bundle partly filled)", jobs, len(plies))
+		}
+		// The last game has an illegal 61st ply (testdata/SOURCES.md).
+		if plies[1424] != 60 {
+			t.Fatalf("jobs %d: the last game replayed %d plies, want 60", jobs, plies[1424])
+		}
+		for i := 1; i < len(lines); i++ {
+			if lines[i] <= lines[i-1] {
+				t.Fatalf("jobs %d: record %d (line %d) sunk after line %d", jobs, i+1, lines[i], lines[i-1])
+			}
+		}
+	}
+}
+
+// A sink's error stops the pipeline: run returns it, and no record is
+// sunk after it.
+func TestPipelineStopsAtSinkError(t *testing.T) {
+	stop := errors.New("stop")
+	p := &pipeline{files: []string{fixture("pgnmentor-capablanca-fischer.pgn.gz")}, jobs: 2}
+	n := 0
+	err := p.run(context.Background(), func(it *item) error {
+		n++
+		if n == bundleSize+3 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) || n != bundleSize+3 {
+		t.Fatalf("run: %v after %d records, want %v after %d", err, n, stop, bundleSize+3)
+	}
+}
