@@ -622,6 +622,11 @@ func badgerOptions(dir string, readOnly bool) badger.Options {
 		// Above deferredLevelZeroTables, with room for the memtables of a
 		// small write's merges: with no compactor, a stall never ends.
 		WithNumLevelZeroTablesStall(deferredLevelZeroTables + 20).
+		// No conflict detection: every transaction of the store writes
+		// blindly (a write batch, the manifest), and one writer at a time
+		// (busy.go). Detection cost a map entry a key written, and each
+		// committed batch's keys kept until older reads end.
+		WithDetectConflicts(false).
 		// No compaction on close: it would compress every table a second
 		// time (0.6 CPU-seconds at the end of a 140,000-game import) for
 		// nothing a first import deleted. Badger compacts level 0 itself
