@@ -73,11 +73,11 @@ func TestBatchValues(t *testing.T) {
 		t.Fatalf("values %v, want %v", got, order)
 	}
 	for k, want := range games {
-		if !slices.Equal(bv.games[k], want) {
-			t.Errorf("%v: games %v, want %v", k, bv.games[k], want)
+		if got := bv.games(k.name, k.value); !slices.Equal(got, want) {
+			t.Errorf("%v: games %v, want %v", k, got, want)
 		}
 	}
-	if g := bv.games[fieldKey{"ruling", "repetition"}]; len(g) != 1 {
+	if g := bv.games("ruling", "repetition"); len(g) != 1 {
 		t.Errorf("two rulings of one game: games %v", g)
 	}
 }

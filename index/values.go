@@ -60,25 +60,49 @@ func postingsKey(field, value string, first uint32) []byte {
 // first appear.
 type batchValues struct {
 	order []fieldValue
-	games map[fieldKey][]uint32
+	gids  [][]uint32         // the games of each value of order
+	index map[fieldKey]int32 // each value's place in order
+}
+
+// games returns the games of a field's value.
+func (bv *batchValues) games(name, value string) []uint32 {
+	if i, ok := bv.index[fieldKey{name, value}]; ok {
+		return bv.gids[i]
+	}
+	return nil
 }
 
 func valuesOf(im *mapping.IndexMappingImpl, docs []pendingDoc, cache *fieldCache) *batchValues {
-	bv := &batchValues{games: map[fieldKey][]uint32{}}
+	bv := &batchValues{index: map[fieldKey]int32{}}
 	var fs []fieldValue
+	// last holds, for each place in a game's list of fields, the value
+	// found there in the game before: games in a row share most (the
+	// event, the site, a player, the source), and a match spares hashing
+	// two strings (the map was two thirds of this function's time).
+	var last []int32
 	for _, d := range docs {
 		fs = metaFields(im, d.rec, d.attrs, cache, fs[:0])
-		for _, f := range fs {
-			if attrFields[f.name] {
-				continue
+		for len(last) < len(fs) {
+			last = append(last, -1)
+		}
+		for j, f := range fs {
+			i := last[j]
+			if i < 0 || bv.order[i].value != f.value || bv.order[i].name != f.name {
+				if attrFields[f.name] {
+					continue
+				}
+				k := fieldKey{f.name, f.value}
+				var ok bool
+				if i, ok = bv.index[k]; !ok {
+					i = int32(len(bv.order))
+					bv.index[k] = i
+					bv.order = append(bv.order, f)
+					bv.gids = append(bv.gids, nil)
+				}
+				last[j] = i
 			}
-			k := fieldKey{f.name, f.value}
-			gids, seen := bv.games[k]
-			if !seen {
-				bv.order = append(bv.order, f)
-			}
-			if len(gids) == 0 || gids[len(gids)-1] != d.gid {
-				bv.games[k] = append(gids, d.gid)
+			if g := bv.gids[i]; len(g) == 0 || g[len(g)-1] != d.gid {
+				bv.gids[i] = append(g, d.gid)
 			}
 		}
 	}
@@ -90,8 +114,8 @@ func valuesOf(im *mapping.IndexMappingImpl, docs []pendingDoc, cache *fieldCache
 func (s *Store) writePostings(bv *batchValues, first uint32) error {
 	wb := s.gdb.NewWriteBatch()
 	defer wb.Cancel()
-	for _, f := range bv.order {
-		if err := wb.Set(postingsKey(f.name, f.value, first), encodeGids(bv.games[fieldKey{f.name, f.value}])); err != nil {
+	for i, f := range bv.order {
+		if err := wb.Set(postingsKey(f.name, f.value, first), encodeGids(bv.gids[i])); err != nil {
 			return err
 		}
 	}

@@ -33,11 +33,12 @@ type item struct {
 	out bytes.Buffer
 	// ready is the game readied for a book builder (book build only).
 	ready book.Ready
-	// text identifies the record's game, start and move text (when the
-	// pipeline marks repeats); repeat says an earlier record had the same,
-	// so the workers left it alone.
-	text   textKey
-	repeat bool
+	// n is the item's place in input order. When the pipeline marks
+	// repeats, repeat says an earlier record had the same game, start and
+	// move text (textKey), the record at place repeatOf, so the workers
+	// left it alone.
+	n, repeatOf int
+	repeat      bool
 }
 
 // textKey is a 128-bit hash of what a replay reads from a record: the game
@@ -209,11 +210,12 @@ func (p *pipeline) run(ctx context.Context, sink func(*item) error) error {
 
 func (p *pipeline) read(ctx context.Context, pool, work chan *bundle) error {
 	seq := 0
-	var seen map[textKey]struct{}
+	var seen map[textKey]int // each key's first record, by place
 	var keyBuf []byte
 	if p.markRepeats {
-		seen = map[textKey]struct{}{}
+		seen = map[textKey]int{}
 	}
+	place := 0 // the next item's
 	var cur *bundle // being filled
 	send := func() {
 		if cur != nil && len(cur.items) > 0 {
@@ -235,7 +237,8 @@ func (p *pipeline) read(ctx context.Context, pool, work chan *bundle) error {
 		n := len(cur.items)
 		cur.items = cur.items[:n+1] // the bundle's items stay within its capacity
 		it := cur.items[n]
-		*it = item{rec: it.rec, game: it.game, out: it.out, ready: it.ready}
+		*it = item{rec: it.rec, game: it.game, out: it.out, ready: it.ready, n: place}
+		place++
 		it.out.Reset()
 		fill(it)
 		if len(cur.items) == cap(cur.items) {
@@ -266,9 +269,11 @@ func (p *pipeline) read(ctx context.Context, pool, work chan *bundle) error {
 					copyRecord(&it.rec, rec)
 					it.hasRec = true
 					if seen != nil && err == nil {
-						it.text, keyBuf = textKeyOf(rec, keyBuf, p.repeatTags)
-						_, it.repeat = seen[it.text]
-						seen[it.text] = struct{}{}
+						var key textKey
+						key, keyBuf = textKeyOf(rec, keyBuf, p.repeatTags)
+						if it.repeatOf, it.repeat = seen[key]; !it.repeat {
+							seen[key] = it.n
+						}
 					}
 				}
 			})

@@ -16,8 +16,8 @@ func TestPipelineSinksEveryRecordInOrder(t *testing.T) {
 		var plies []int // each record's replayed plies, as the sink saw them
 		var lines []int // each record's first line
 		err := p.run(context.Background(), func(it *item) error {
-			if it.readErr != nil {
-				t.Fatalf("jobs %d: game %d: %v", jobs, len(plies)+1, it.readErr)
+			if it.readErr != nil || it.n != len(plies) {
+				t.Fatalf("jobs %d: game %d (place %d): %v", jobs, len(plies)+1, it.n, it.readErr)
 			}
 			plies = append(plies, len(it.game.Moves))
 			lines = append(lines, it.rec.Source.Line)
@@ -56,5 +56,37 @@ func TestPipelineStopsAtSinkError(t *testing.T) {
 	})
 	if !errors.Is(err, stop) || n != bundleSize+3 {
 		t.Fatalf("run: %v after %d records, want %v after %d", err, n, stop, bundleSize+3)
+	}
+}
+
+// Marking repeats, the reader names each record's first copy by its
+// place: the second of two copies of an archive repeats the first, record
+// for record (but the games the archive holds twice, which repeat their
+// first copy in the archive itself).
+func TestPipelineMarksRepeatsByPlace(t *testing.T) {
+	f := fixture("pgnmentor-capablanca-fischer.pgn.gz")
+	p := &pipeline{files: []string{f, f}, jobs: 2, markRepeats: true}
+	var firstOf []int // each record's first copy, by place
+	err := p.run(context.Background(), func(it *item) error {
+		first := it.n
+		if it.repeat {
+			first = it.repeatOf
+			if first >= it.n || firstOf[first] != first {
+				t.Fatalf("record %d repeats %d, itself a repeat or not earlier", it.n, first)
+			}
+		}
+		firstOf = append(firstOf, first)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(firstOf) != 2*1425 {
+		t.Fatalf("%d records, want %d", len(firstOf), 2*1425)
+	}
+	for i := 1425; i < len(firstOf); i++ {
+		if firstOf[i] != firstOf[i-1425] {
+			t.Fatalf("record %d: first copy %d, want %d (as record %d)", i, firstOf[i], firstOf[i-1425], i-1425)
+		}
 	}
 }
