@@ -215,7 +215,7 @@ func (p *pipeline) read(ctx context.Context, pool, work chan *bundle) error {
 	if p.markRepeats {
 		seen = map[textKey]int{}
 	}
-	place := 0 // the next item's
+	place := 0      // the next item's
 	var cur *bundle // being filled
 	send := func() {
 		if cur != nil && len(cur.items) > 0 {
