@@ -169,7 +169,7 @@ func BenchmarkGroupBucket(b *testing.B) {
 
 // randomRunOccurrences are the occurrences of a run of n games of random
 // keys, of both games, 40 a game; their gids are left unset, as a
-// writer's are until bucketOccurrences.
+// writer's are until its bucketer lays them out.
 func randomRunOccurrences(n int) []gameOccurrences {
 	rng := rand.New(rand.NewPCG(3, 4))
 	gs := make([]gameOccurrences, n)
@@ -182,7 +182,7 @@ func randomRunOccurrences(n int) []gameOccurrences {
 	return gs
 }
 
-// TestBucketOccurrences: bucketOccurrences lays out every occurrence, gid
+// TestBucketOccurrences: a bucketer lays out every occurrence, gid
 // set, by game and tail bucket, in gid order within each bucket, and says
 // where each bucket starts.
 func TestBucketOccurrences(t *testing.T) {
@@ -206,8 +206,8 @@ func TestBucketOccurrences(t *testing.T) {
 		for i := range used {
 			used[i] = occurrence{key: ^uint64(i), gid: 1 << 31}
 		}
-		for _, buf := range [][]occurrence{nil, used} {
-			out, starts := bucketOccurrences(gs, buf)
+		for _, bk := range []bucketer{{}, {out: used}} {
+			out, starts := bk.layOut(gs)
 			if len(out) != len(want) || len(starts) != 4*tailBuckets+1 || starts[len(starts)-1] != len(out) {
 				t.Fatalf("n=%d: %d occurrences, %d starts ending at %d; want %d", n, len(out), len(starts), starts[len(starts)-1], len(want))
 			}
@@ -228,9 +228,9 @@ func TestBucketOccurrences(t *testing.T) {
 // last run's memory as a writer does.
 func BenchmarkBucketOccurrences(b *testing.B) {
 	gs := randomRunOccurrences(50_000)
-	var buf []occurrence
+	var bk bucketer
 	for b.Loop() {
-		buf, _ = bucketOccurrences(gs, buf)
+		bk.layOut(gs)
 	}
 }
 
