@@ -1,7 +1,7 @@
 //go:build ignore
 
-// gen_magics searches magic multipliers for the rook and bishop attack
-// tables (see attacks.go) and writes them as a Go source file. The search is
+// gen_magics searches magic multipliers for the bishop attack table (see
+// attacks.go; rooks take none) and writes them as a Go source file. The search is
 // deterministic (fixed-seed xorshift), so running it again gives the same
 // file. Run with: go generate (see doc.go).
 package main
@@ -16,7 +16,6 @@ import (
 	"os"
 )
 
-var rookDirs = [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
 var bishopDirs = [4][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
 
 // slide returns the attacks of a slider on sq over occupancy occ.
@@ -104,7 +103,7 @@ func main() {
 	for _, t := range []struct {
 		name string
 		dirs [4][2]int
-	}{{"rookMagicNumbers", rookDirs}, {"bishopMagicNumbers", bishopDirs}} {
+	}{{"bishopMagicNumbers", bishopDirs}} {
 		fmt.Fprintf(&b, "// %s holds one magic multiplier per square (see attacks.go).\n", t.name)
 		fmt.Fprintf(&b, "var %s = [64]uint64{\n", t.name)
 		for sq := 0; sq < 64; sq++ {
