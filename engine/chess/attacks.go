@@ -56,7 +56,7 @@ var (
 func rookAttacks(s Square, occ uint64) uint64 {
 	s &= 63
 	sq := uint64(1) << s
-	file := fileA<<(s&7) &^ sq
+	file := fileA << (s & 7) &^ sq
 	o := occ & file
 	f := ((o - sq) ^ bits.ReverseBytes64(bits.ReverseBytes64(o)-bits.ReverseBytes64(sq))) & file
 	sh := s &^ 7
