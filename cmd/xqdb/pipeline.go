@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/xqdb/xqdb/importer"
 	"github.com/xqdb/xqdb/importer/textenc"
@@ -320,7 +321,15 @@ func copyRecord(dst, src *importer.Record) {
 	dst.Moves = append(moves, src.Moves...)
 	dst.Elements = append(elems, src.Elements...)
 	dst.Raw = append(raw, src.Raw...)
-	dst.Text = append(text, src.Text...)
+	if len(src.Text) == len(src.Raw) && unsafe.SliceData(src.Text) == unsafe.SliceData(src.Raw) {
+		// UTF-8 input: the text is the raw bytes (importer.Record), once.
+		dst.Text = dst.Raw
+	} else {
+		if unsafe.SliceData(text) == unsafe.SliceData(raw) {
+			text = nil // the record before shared it with Raw
+		}
+		dst.Text = append(text, src.Text...)
+	}
 	dst.Source.File = src.Source.File
 	dst.FEN = strings.Clone(src.FEN)
 	dst.Result = strings.Clone(src.Result)

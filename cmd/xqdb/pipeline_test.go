@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"unsafe"
+
+	"github.com/xqdb/xqdb/importer"
 )
 
 // The pipeline hands records over in bundles (bundleSize); the sink still
@@ -87,6 +90,27 @@ func TestPipelineMarksRepeatsByPlace(t *testing.T) {
 	for i := 1425; i < len(firstOf); i++ {
 		if firstOf[i] != firstOf[i-1425] {
 			t.Fatalf("record %d: first copy %d, want %d (as record %d)", i, firstOf[i], firstOf[i-1425], i-1425)
+		}
+	}
+}
+
+// copyRecord copies a UTF-8 record's text once (its Text is its Raw), and
+// a record reusing that copy for converted text leaves its Raw intact.
+func TestCopyRecordSharesUTF8Text(t *testing.T) {
+	utf8Rec := func(s string) *importer.Record {
+		b := []byte(s)
+		return &importer.Record{Raw: b, Text: b}
+	}
+	converted := &importer.Record{Raw: []byte("\xc5\xda\xb6\xfe"), Text: []byte("炮二")}
+	var dst importer.Record
+	for i, src := range []*importer.Record{utf8Rec("1. e4 e5"), converted, utf8Rec("1. d4"), converted} {
+		copyRecord(&dst, src)
+		if string(dst.Raw) != string(src.Raw) || string(dst.Text) != string(src.Text) {
+			t.Fatalf("copy %d: raw %q text %q, want %q %q", i, dst.Raw, dst.Text, src.Raw, src.Text)
+		}
+		shared := unsafe.SliceData(dst.Text) == unsafe.SliceData(dst.Raw)
+		if want := src != converted; shared != want {
+			t.Fatalf("copy %d: text shares raw: %v, want %v", i, shared, want)
 		}
 	}
 }
