@@ -761,7 +761,7 @@ const coarseBucketBits = 7
 // bucket number, then each part by the other 7 bits, through a copy of
 // the part. In one pass each occurrence went to one of 16,384 places,
 // each a cache miss and most a TLB miss; 512 and 128 places stay in the
-// caches (BenchmarkBucketOccurrences: 40–52 → 31–34 ms, 2 million
+// caches (BenchmarkBucketOccurrences: 38–49 → 26–31 ms, 2 million
 // occurrences).
 func (bk *bucketer) layOut(games []gameOccurrences) (out []occurrence, starts []int) {
 	const (
