@@ -99,22 +99,10 @@ func initAttacks() {
 
 func initRanks() {
 	for o := range 64 {
-		occ := o << 1 // the rank's inner squares
 		for f := range 8 {
-			var a uint8
-			for t := f + 1; t < 8; t++ {
-				a |= 1 << t
-				if occ&(1<<t) != 0 {
-					break
-				}
-			}
-			for t := f - 1; t >= 0; t-- {
-				a |= 1 << t
-				if occ&(1<<t) != 0 {
-					break
-				}
-			}
-			rankAttacks[o][f] = a
+			// The first rank's share of the ray walk, with the inner
+			// squares occupied as o says.
+			rankAttacks[o][f] = uint8(slideAttacks(Square(f), uint64(o)<<1, &rookDirs) & rank1)
 		}
 	}
 }
