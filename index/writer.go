@@ -780,7 +780,9 @@ func (bk *bucketer) layOut(games []gameOccurrences) (out []occurrence, starts []
 		counts[i] += counts[i-1]
 	}
 	n := counts[coarse]
-	bk.out = grown(bk.out, n)
+	// Every element is written below: the last run's memory, grown only
+	// when too small.
+	bk.out = slices.Grow(bk.out[:0], n)[:n]
 	out = bk.out
 	next := counts // where each coarse part's next occurrence goes
 	for _, g := range games {
@@ -814,15 +816,6 @@ func (bk *bucketer) layOut(games []gameOccurrences) (out []occurrence, starts []
 	}
 	starts[4*tailBuckets] = n
 	return out, starts
-}
-
-// grown returns buf with length n, reallocated only when it has not the
-// room (every element is written by the caller).
-func grown(buf []occurrence, n int) []occurrence {
-	if cap(buf) >= n {
-		return buf[:n]
-	}
-	return make([]occurrence, n)
 }
 
 // grouper lays a bucket's occurrences out by key: each key's occurrences
