@@ -141,25 +141,10 @@ func newApp(stdout, stderr io.Writer) *cli.App {
 			&cli.StringFlag{Name: "trace", Hidden: true, Usage: "write an execution trace here (for developers: go tool trace)"},
 		},
 		Before: func(c *cli.Context) error {
-			if path := c.String("cpuprofile"); path != "" {
-				f, err := os.Create(path)
-				if err != nil {
-					return err
-				}
-				if err := pprof.StartCPUProfile(f); err != nil {
-					return err
-				}
+			if err := startRecording(c.String("cpuprofile"), pprof.StartCPUProfile); err != nil {
+				return err
 			}
-			if path := c.String("trace"); path != "" {
-				f, err := os.Create(path)
-				if err != nil {
-					return err
-				}
-				if err := trace.Start(f); err != nil {
-					return err
-				}
-			}
-			return nil
+			return startRecording(c.String("trace"), trace.Start)
 		},
 		After: func(c *cli.Context) error {
 			if c.String("cpuprofile") != "" {
@@ -200,4 +185,17 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.w.Write(p)
+}
+
+// startRecording starts a recorder (the CPU profile, the execution trace)
+// into a new file at path, when path is set; After stops it.
+func startRecording(path string, start func(io.Writer) error) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	return start(f)
 }
