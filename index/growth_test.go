@@ -3,6 +3,7 @@ package index
 import (
 	"cmp"
 	"expvar"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -235,6 +236,69 @@ func TestSmallImportsDeferCompaction(t *testing.T) {
 	}
 	if n := s.Games(); n != added {
 		t.Errorf("%d games stored, want %d", n, added)
+	}
+}
+
+// TestSmallImportsDeferGlobalsCompaction: a small write runs no compactor
+// in the globals Badger either, where each leaves a level-0 table that
+// reaches over the whole key range: the one that finds
+// globalsDeferredTables of them compacts level 0 at its Close, all of it,
+// and its session before leaves the marker that says so (issue 18: a
+// compactor that began during a small write's session, at a random
+// moment, made its Close wait for a rewrite of the base level).
+func TestSmallImportsDeferGlobalsCompaction(t *testing.T) {
+	// A new game each session: a session that adds nothing leaves no
+	// table (the marker counts one all the same: it is a hint).
+	var gs []*Game
+	seen := map[string]bool{}
+	for _, g := range randomGames(t, 3*globalsDeferredTables) {
+		if k := fmt.Sprint(g.Moves); !seen[k] && len(gs) < 2*globalsDeferredTables+6 {
+			seen[k] = true
+			gs = append(gs, g)
+		}
+	}
+	dir := t.TempDir()
+	marker := filepath.Join(dir, globalsDir, levelZeroMarker)
+	opts := Options{RunGames: 8, PromoteAt: 3, DeferCompaction: true}
+	most, bounds := 0, 0
+	for i, g := range gs {
+		_, err := os.Stat(marker)
+		marked := err == nil
+		s, err := Open(dir, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l0 := s.gdb.Levels()[0].NumTables
+		most = max(most, l0)
+		bound := l0 >= globalsDeferredTables
+		if i > 0 && marked != bound {
+			t.Fatalf("session %d, %d level-0 tables: marked for compaction %v", i+1, l0, marked)
+		}
+		if got := s.gdb.Opts(); got.NumCompactors != 0 || got.CompactL0OnClose != bound {
+			t.Fatalf("session %d, %d level-0 tables: %d compactors, level 0 compacted at close %v; want none and %v", i+1, l0, got.NumCompactors, got.CompactL0OnClose, bound)
+		}
+		if bound {
+			bounds++
+		}
+		if _, dups := importGames(t, s, []*Game{g}); dups != 0 {
+			t.Fatalf("session %d: game %d a duplicate", i+1, i)
+		}
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if bound {
+			s, err := Open(dir, Options{ReadOnly: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l0 := s.gdb.Levels()[0].NumTables; l0 != 0 {
+				t.Errorf("session %d compacted level 0 at its Close, and left %d tables", i+1, l0)
+			}
+			s.Close()
+		}
+	}
+	if most != globalsDeferredTables || bounds != 2 {
+		t.Fatalf("level 0 held at most %d tables, compacted at the bound %d times", most, bounds)
 	}
 }
 

@@ -384,7 +384,15 @@ func (s *Store) openGlobals() error {
 			return err
 		}
 	}
-	gdb, err := openBadger(globalsOptions(gdir, s.opts.ReadOnly))
+	bo := globalsOptions(gdir, s.opts.ReadOnly)
+	var gdb *badger.DB
+	var err error
+	if s.opts.DeferCompaction && !s.opts.ReadOnly {
+		bo = bo.WithNumCompactors(0)
+		gdb, _, err = openDeferred(gdir, bo, bo.WithCompactL0OnClose(true), globalsDeferredTables)
+	} else {
+		gdb, err = openBadger(bo)
+	}
 	if err != nil {
 		return fmt.Errorf("index: open %s: %w", gdir, err)
 	}
@@ -392,16 +400,33 @@ func (s *Store) openGlobals() error {
 	return nil
 }
 
+// globalsDeferredTables bounds the level-0 tables small writes leave in the
+// globals Badger (one each), as deferredLevelZeroTables does in the
+// store's: the small write that finds that many compacts level 0 at its
+// Close, and none runs a compactor. Every level-0 table there reaches over
+// the whole key range (random move hashes, metadata values), so a
+// compaction of level 0 rewrites the whole base level; when a small
+// write's compactors began one, at a random moment, its Close waited for
+// it (issue 18: imports of 100 games of 0.30–0.55 s at random places in
+// the stream, where the others took 0.1).
+const globalsDeferredTables = 24
+
 // globalsOptions are the options of the globals Badger: the store's,
-// with small tables (a compaction of level 0 rewrites the last attribute
-// table and every move hash and popular key: a few MB at a million
-// games) and its compactors always on, as its level 0 fills an import at
-// a time.
+// with a small base level in small tables, as a compaction of level 0
+// rewrites the whole base level (globalsDeferredTables). Badger's default
+// base level, 10 MB, held 6.6 MB at a million games, 350,000 keys, and
+// the small write that compacted level 0 took 0.29-0.31 s where the others
+// took 0.09; with 2 MB in tables of 1 MB 0.18-0.25 s, and the ten growth
+// imports before them the same (issue 18). Larger writes' compactors take
+// level 0 at five tables.
 func globalsOptions(dir string, readOnly bool) badger.Options {
 	return badgerOptions(dir, readOnly).
-		WithBaseTableSize(2 << 20).
+		WithBaseTableSize(1 << 20).
+		WithBaseLevelSize(2 << 20).
 		WithNumLevelZeroTables(5).
-		WithNumLevelZeroTablesStall(15).
+		// Above the bound of small writes, which run no compactor, so
+		// that the write after them does not wait for its compactors.
+		WithNumLevelZeroTablesStall(globalsDeferredTables + 20).
 		WithNumCompactors(2)
 }
 
@@ -464,12 +489,18 @@ func openStoreBadger(dir string, opts Options) (db *badger.DB, reopened bool, er
 		return openLargerWrite(dir, bo)
 	}
 	bo = bo.WithNumCompactors(0)
-	compact := bo.WithCompactL0OnClose(true).WithBaseTableSize(levelZeroCompactionTableSize)
+	return openDeferred(dir, bo, bo.WithCompactL0OnClose(true).WithBaseTableSize(levelZeroCompactionTableSize), deferredLevelZeroTables)
+}
+
+// openDeferred opens the Badger folder dir for a small write: with compact
+// when dir holds levelZeroMarker, else with bo, unless level 0 holds bound
+// tables (openCompactingAt).
+func openDeferred(dir string, bo, compact badger.Options, bound int) (db *badger.DB, reopened bool, err error) {
 	if _, err := os.Stat(filepath.Join(dir, levelZeroMarker)); err == nil {
 		db, err = openBadger(compact)
 		return db, false, err
 	}
-	return openCompactingAt(bo, deferredLevelZeroTables, compact)
+	return openCompactingAt(bo, bound, compact)
 }
 
 // openCompactingAt opens Badger with bo, unless level 0 holds bound tables
@@ -538,20 +569,36 @@ const (
 
 // markLevelZero leaves levelZeroMarker and largerWriteMarker, or removes
 // them, for what level 0 will hold after Close: the tables it holds now
-// and the memtable's, less the one a compaction at Close takes (each
-// import's records are a table of their own, after all the others: Badger
-// compacts the oldest alone). The markers are hints (openStoreBadger
-// counts the tables without them), so an error leaves them as they were.
+// and the memtable's, less what a compaction at Close takes: in the
+// store's Badger the oldest table alone (each import's records are a
+// table of their own, after all the others), in the globals' all of them
+// (each reaches over the whole key range). The markers are hints
+// (openDeferred counts the tables without them), so an error leaves them
+// as they were.
 func (s *Store) markLevelZero() {
 	after := s.db.Levels()[0].NumTables + 1
 	if s.db.Opts().CompactL0OnClose {
 		after--
 	}
-	for _, m := range []struct {
-		name  string
-		bound int
-	}{{levelZeroMarker, deferredLevelZeroTables}, {largerWriteMarker, levelZeroTables}} {
-		path := filepath.Join(s.dir, badgerDir, m.name)
+	markBounds(filepath.Join(s.dir, badgerDir), after, mark{levelZeroMarker, deferredLevelZeroTables}, mark{largerWriteMarker, levelZeroTables})
+	after = s.gdb.Levels()[0].NumTables + 1
+	if s.gdb.Opts().CompactL0OnClose {
+		after = 0
+	}
+	markBounds(filepath.Join(s.dir, globalsDir), after, mark{levelZeroMarker, globalsDeferredTables})
+}
+
+// A mark is a marker file and the level-0 tables it stands for.
+type mark struct {
+	name  string
+	bound int
+}
+
+// markBounds leaves in dir each marker whose bound the tables after reach,
+// and removes the others.
+func markBounds(dir string, after int, marks ...mark) {
+	for _, m := range marks {
+		path := filepath.Join(dir, m.name)
 		if after < m.bound {
 			_ = os.Remove(path)
 		} else if _, err := os.Stat(path); err != nil {
@@ -775,12 +822,12 @@ func (s *Store) Close() error {
 	// The two Badgers close side by side: each writes its memtable into a
 	// table on one core (0.09 and 0.03 s, one after the other, at the end
 	// of the pgnmentor import; issue 18).
-	var gerr error
-	var wg sync.WaitGroup
-	wg.Go(func() { gerr = s.gdb.Close() })
 	if !s.opts.ReadOnly {
 		s.markLevelZero()
 	}
+	var gerr error
+	var wg sync.WaitGroup
+	wg.Go(func() { gerr = s.gdb.Close() })
 	errs = append(errs, s.db.Close())
 	wg.Wait()
 	errs = append(errs, gerr)
