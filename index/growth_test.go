@@ -271,7 +271,7 @@ func TestSmallImportsDeferGlobalsCompaction(t *testing.T) {
 		l0 := s.gdb.Levels()[0].NumTables
 		most = max(most, l0)
 		bound := l0 >= globalsDeferredTables
-		if i > 0 && marked != bound {
+		if marked != bound {
 			t.Fatalf("session %d, %d level-0 tables: marked for compaction %v", i+1, l0, marked)
 		}
 		if got := s.gdb.Opts(); got.NumCompactors != 0 || got.CompactL0OnClose != bound {
